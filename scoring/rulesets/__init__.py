@@ -1,0 +1,60 @@
+"""The rule-set protocol and the registry of rule sets (``RULESETS``, ``find_ruleset``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from scoring.breakdown import Breakdown
+    from scoring.decompose import Arrangement
+    from scoring.hand import Hand
+    from scoring.situation import Situation
+
+
+class UnknownRuleSetError(ValueError):
+    """A rule-set name that is not registered; the message lists the valid ids."""
+
+
+class RuleSet(Protocol):
+    """What every rule set provides."""
+
+    id: str
+    name: str
+    description: str
+    tile_count: int
+    knitted: bool
+    options: Mapping[str, str]
+
+    def score(self, hand: Hand, arrangements: tuple[Arrangement, ...], situation: Situation) -> Breakdown:
+        """Score the best arrangement, with the others as runners-up."""
+        ...
+
+
+RULESETS: dict[str, RuleSet] = {}
+
+# Other names people use for a rule set -> its id.
+ALIASES: dict[str, str] = {
+    "guobiao": "mcr",
+    "gb": "mcr",
+    "chinese official": "mcr",
+    "chinese-official": "mcr",
+    "competition": "mcr",
+}
+
+
+def register(ruleset: RuleSet) -> RuleSet:
+    """Add a rule set to RULESETS under its id."""
+    RULESETS[ruleset.id] = ruleset
+    return ruleset
+
+
+def find_ruleset(name: str) -> RuleSet:
+    """Rule set by id, name or alias, case-insensitive."""
+    key = str(name).strip().lower()
+    key = ALIASES.get(key, key)
+    for ruleset in RULESETS.values():
+        if key in (ruleset.id.lower(), ruleset.name.lower()):
+            return ruleset
+    valid = ", ".join(sorted(RULESETS)) or "none registered"
+    raise UnknownRuleSetError(f"unknown rule set {name!r}: valid ids are {valid}")

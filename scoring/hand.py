@@ -1,0 +1,273 @@
+"""Sets (melds) and hands, with the hand notation and its validation.
+
+A hand string is groups separated by spaces: a bare group holds concealed
+standing tiles (the winning tile included) and/or bonus tiles, ``[...]`` is an
+exposed chow, pung or kong and ``(...)`` a concealed kong::
+
+    Hand.parse("123m 456p 789s 11z 55z [777p] (5555s) 15f", win="1z")
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+from scoring.tiles import NotationError, Suit, Tile, format_tiles, parse_tiles
+
+
+class HandError(ValueError):
+    """A hand that cannot be scored; the message names the bad input."""
+
+
+class UnknownTokenError(HandError, NotationError):
+    """A group that is not tile notation."""
+
+
+class NotASetError(HandError):
+    """A bracketed group that is not a chow, pung or kong."""
+
+
+class TooManyCopiesError(HandError):
+    """More than four copies of one tile."""
+
+
+class WrongTileCountError(HandError):
+    """Not the number of tiles the rule set's winning hand has."""
+
+
+class WinningTileError(HandError):
+    """The winning tile is not one of the concealed standing tiles."""
+
+
+class DuplicateBonusError(HandError):
+    """The same flower or season given twice."""
+
+
+class IncompleteHandError(HandError):
+    """Not a winning shape; ``waiting`` is what it waits on (may be empty)."""
+
+    def __init__(self, message: str, waiting: frozenset[Tile] = frozenset()) -> None:
+        super().__init__(message)
+        self.waiting = waiting
+
+
+class SetKind(Enum):
+    """The kind of a set."""
+
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    PAIR = "pair"
+
+
+_BRACKETS = {"[": "]", "(": ")"}
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A set of tiles: ``[234m]`` exposed, ``(5555s)`` concealed kong, ``234m`` concealed set."""
+
+    kind: SetKind
+    tiles: tuple[Tile, ...]
+    concealed: bool
+
+    @classmethod
+    def from_tiles(cls, tiles, *, concealed: bool) -> Meld:
+        """Classify tiles as a chow, pung, kong or pair; NotASetError otherwise."""
+        ordered = tuple(sorted(tiles))
+        kind = _classify(ordered)
+        if kind is None:
+            raise NotASetError(_not_a_set(format_tiles(ordered)))
+        return cls(kind, ordered, concealed)
+
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        """``"[234m]"`` exposed, ``"(5555s)"`` concealed kong, ``"234m"`` concealed set."""
+        body = text.strip()
+        opener = body[:1] if body[:1] in _BRACKETS else ""
+        if opener:
+            if not body.endswith(_BRACKETS[opener]):
+                raise UnknownTokenError(f"unknown token {text!r}: {opener!r} is never closed")
+            body = body[1:-1]
+        tiles = _group_tiles(text, body)
+        if _classify(tuple(sorted(tiles))) in (None, SetKind.PAIR) and opener:
+            raise NotASetError(_not_a_set(text))
+        meld = cls.from_tiles(tiles, concealed=opener != "[")
+        if opener == "(" and meld.kind is not SetKind.KONG:
+            raise NotASetError(
+                f"{text!r}: parentheses mark a concealed kong (four identical tiles, e.g. "
+                "(5555s)); write other sets as bare tiles or [...] when exposed"
+            )
+        return meld
+
+    @property
+    def first(self) -> Tile:
+        """The lowest tile."""
+        return self.tiles[0]
+
+    @property
+    def suit(self) -> Suit:
+        return self.tiles[0].suit
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind is SetKind.KONG
+
+    @property
+    def is_pung_or_kong(self) -> bool:
+        return self.kind in (SetKind.PUNG, SetKind.KONG)
+
+    def __str__(self) -> str:
+        body = format_tiles(self.tiles)
+        if not self.concealed:
+            return f"[{body}]"
+        return f"({body})" if self.kind is SetKind.KONG else body
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+
+def _not_a_set(text: str) -> str:
+    return (
+        f"{text!r} is not a set: a set is a chow (three in sequence in one suit, "
+        "e.g. 234m), a pung (777p) or a kong (1111z)"
+    )
+
+
+def _classify(tiles: tuple[Tile, ...]) -> SetKind | None:
+    """The kind of sorted tiles, or None when they are not a set."""
+    if len(set(tiles)) == 1:
+        return {2: SetKind.PAIR, 3: SetKind.PUNG, 4: SetKind.KONG}.get(len(tiles))
+    if len(tiles) == 3 and tiles[0].is_suited and len({tile.suit for tile in tiles}) == 1:
+        ranks = [tile.rank for tile in tiles]
+        if ranks == list(range(ranks[0], ranks[0] + 3)):
+            return SetKind.CHOW
+    return None
+
+
+def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
+    """Tiles of one group, re-raising notation errors as UnknownTokenError."""
+    try:
+        return parse_tiles(body)
+    except NotationError as error:
+        context = "" if group == body else f" in {group!r}"
+        raise UnknownTokenError(f"unknown token{context}: {error}") from None
+
+
+@cache
+def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
+    """The (shared) Meld of a kind starting at ``first``."""
+    if kind is SetKind.CHOW:
+        tiles = tuple(Tile(first.suit, first.rank + step) for step in range(3))
+    else:
+        tiles = (first,) * {SetKind.PAIR: 2, SetKind.PUNG: 3, SetKind.KONG: 4}[kind]
+    return Meld(kind, tiles, concealed)
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Standing tiles (sorted, winning tile included), declared melds, bonus tiles, winning tile."""
+
+    standing: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    bonus: tuple[Tile, ...]
+    win: Tile
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "standing", tuple(sorted(self.standing)))
+        object.__setattr__(self, "bonus", tuple(sorted(self.bonus)))
+        object.__setattr__(self, "melds", tuple(self.melds))
+        self._check_copies()
+
+    @classmethod
+    def parse(cls, text: str, *, win: str | Tile) -> Hand:
+        """Parse the hand notation; ``win`` is the winning tile (``"1z"``)."""
+        if not isinstance(text, str) or not text.strip():
+            raise UnknownTokenError(f"{text!r} is not a hand: write groups like '123m 456p [777p]'")
+        standing: list[Tile] = []
+        melds: list[Meld] = []
+        bonus: list[Tile] = []
+        for group in text.split():
+            if group[0] in _BRACKETS:
+                melds.append(Meld.parse(group))
+                continue
+            for tile in _group_tiles(group, group):
+                (bonus if tile.is_bonus else standing).append(tile)
+        return cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
+
+    def _check_copies(self) -> None:
+        counts = Counter(self.tiles)
+        for tile, count in counts.items():
+            if count > 4:
+                raise TooManyCopiesError(f"{count} copies of {tile}: there are only four of each tile")
+        for tile in self.bonus:
+            if counts[tile] > 1:
+                raise DuplicateBonusError(f"bonus tile {tile} is given twice: each exists once")
+        for meld in self.melds:
+            if any(tile.is_bonus for tile in meld.tiles):
+                raise NotASetError(f"{meld}: bonus tiles never form sets; write them as a bare group")
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile: standing, in melds and bonus."""
+        return self.standing + tuple(t for meld in self.melds for t in meld.tiles) + self.bonus
+
+    @property
+    def tile_count(self) -> int:
+        """Standing tiles plus three per declared meld (a kong counts as three)."""
+        return len(self.standing) + 3 * len(self.melds)
+
+    @property
+    def concealed(self) -> bool:
+        """No exposed melds (concealed kongs allowed)."""
+        return all(meld.concealed for meld in self.melds)
+
+    def validate(self, tile_count: int = 14) -> None:
+        """Check the tile count and that the winning tile is standing."""
+        if self.tile_count != tile_count:
+            raise WrongTileCountError(
+                f"{self} has {self.tile_count} tiles (each kong counting as 3); "
+                f"a winning hand in this rule set has {tile_count}"
+            )
+        if self.win not in self.standing:
+            raise WinningTileError(
+                f"the winning tile {self.win} is not among the concealed standing tiles "
+                f"{format_tiles(self.standing)!r}: include it there"
+            )
+
+    def without_win(self) -> tuple[Tile, ...]:
+        """The standing tiles with one copy of the winning tile removed."""
+        position = self.standing.index(self.win)
+        return self.standing[:position] + self.standing[position + 1:]
+
+    def __str__(self) -> str:
+        groups = [_split_suits(self.standing)] + [str(meld) for meld in self.melds]
+        if self.bonus:
+            groups.append(format_tiles(self.bonus))
+        return " ".join(group for group in groups if group)
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r}, win={self.win.code!r})"
+
+
+def _split_suits(tiles: tuple[Tile, ...]) -> str:
+    """Sorted tiles as one group per suit: ``"123m 456p 11z"``."""
+    return " ".join(
+        format_tiles([tile for tile in tiles if tile.suit is suit])
+        for suit in Suit
+        if any(tile.suit is suit for tile in tiles)
+    )
+
+
+def _winning_tile(win: str | Tile) -> Tile:
+    if isinstance(win, Tile):
+        return win
+    try:
+        tile = Tile.parse(win)
+    except NotationError as error:
+        raise UnknownTokenError(f"winning tile: {error}") from None
+    if tile.is_bonus:
+        raise WinningTileError(f"the winning tile {tile} is a bonus tile: name the tile that completed the hand")
+    return tile

@@ -1,0 +1,80 @@
+"""How the hand was won: self-drawn or not, winds, special moments, rule-set options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+
+from scoring.tiles import Wind
+
+
+class SituationError(ValueError):
+    """An unknown or contradictory situation keyword."""
+
+
+_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "fourth_tile")
+_WINDS = ("seat_wind", "prevalent_wind", "discarder")
+# (flag, flag it needs (True) or excludes (False), why)
+_CONSISTENCY = (
+    ("kong_replacement", "self_drawn", True, "a kong replacement tile is drawn: also set self_drawn"),
+    ("robbing_kong", "self_drawn", False, "robbing a kong takes another player's tile: it is not self-drawn"),
+)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The circumstances of the win, shared by every rule set."""
+
+    self_drawn: bool = False
+    seat_wind: Wind = Wind.EAST
+    prevalent_wind: Wind = Wind.EAST
+    last_tile: bool = False
+    kong_replacement: bool = False
+    robbing_kong: bool = False
+    fourth_tile: bool = False
+    discarder: Wind | None = None
+    options: Mapping[str, object] = field(default_factory=dict, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        for name in _FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise SituationError(f"{name}={getattr(self, name)!r}: expected True or False")
+        for name in _WINDS:
+            value = getattr(self, name)
+            if value is not None or name != "discarder":
+                object.__setattr__(self, name, _wind(name, value))
+        self._check_consistency()
+
+    def _check_consistency(self) -> None:
+        for flag, other, needed, why in _CONSISTENCY:
+            if getattr(self, flag) and getattr(self, other) is not needed:
+                raise SituationError(f"{flag}=True with {other}={not needed}: {why}")
+        if self.discarder is not None and self.self_drawn:
+            raise SituationError("discarder given for a self-drawn win: nobody discarded")
+        if self.discarder is self.seat_wind:
+            raise SituationError(f"discarder {self.discarder} is the winner's own seat")
+
+    @classmethod
+    def from_keywords(cls, keywords: Mapping[str, object], options: Mapping[str, str] = {}) -> Situation:
+        """Build from ``score()`` keywords; ``options`` names the rule set's extra keywords."""
+        common = {f.name for f in fields(cls)} - {"options"}
+        unknown = sorted(set(keywords) - common - set(options))
+        if unknown:
+            valid = ", ".join(sorted(common | set(options)))
+            raise SituationError(f"unknown situation keyword(s) {', '.join(unknown)}: valid ones are {valid}")
+        extra = {name: value for name, value in keywords.items() if name in options and name not in common}
+        return cls(**{name: keywords[name] for name in common if name in keywords}, options=extra)
+
+    @property
+    def winds(self) -> tuple[Wind, Wind]:
+        """(seat wind, prevalent wind)."""
+        return self.seat_wind, self.prevalent_wind
+
+
+def _wind(name: str, value: object) -> Wind:
+    try:
+        return Wind.parse(value)
+    except ValueError as error:
+        raise SituationError(f"{name}: {error}") from None

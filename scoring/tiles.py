@@ -1,0 +1,305 @@
+"""Tile faces, winds and the compact tile notation (``123m55z``).
+
+Suits: ``m`` characters, ``p`` dots, ``s`` bamboo, ``z`` honours (1-4 winds
+East South West North, 5 White, 6 Green, 7 Red), ``f`` bonus tiles (1-4
+flowers plum orchid chrysanthemum bamboo, 5-8 seasons spring summer autumn
+winter). The Unicode mahjong characters U+1F000-U+1F029 are accepted too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+
+class NotationError(ValueError):
+    """Text that is not valid tile notation; the message quotes it."""
+
+
+class Suit(Enum):
+    """A suit letter; members are ordered m < p < s < z < f (canonical order)."""
+
+    CHARACTERS = "m"
+    DOTS = "p"
+    BAMBOO = "s"
+    HONORS = "z"
+    BONUS = "f"
+
+    @property
+    def order(self) -> int:
+        """Position in the canonical order m, p, s, z, f."""
+        return _SUIT_ORDER[self]
+
+    @property
+    def size(self) -> int:
+        """Number of ranks in this suit (9, 7 or 8)."""
+        return _SUIT_SIZE[self]
+
+    @property
+    def is_suited(self) -> bool:
+        """True for characters, dots and bamboo."""
+        return self in SUITED
+
+    def __lt__(self, other: Suit) -> bool:
+        return self.order < other.order
+
+    def __le__(self, other: Suit) -> bool:
+        return self.order <= other.order
+
+    def __gt__(self, other: Suit) -> bool:
+        return self.order > other.order
+
+    def __ge__(self, other: Suit) -> bool:
+        return self.order >= other.order
+
+
+_SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
+_SUIT_SIZE = {Suit.CHARACTERS: 9, Suit.DOTS: 9, Suit.BAMBOO: 9, Suit.HONORS: 7, Suit.BONUS: 8}
+SUITED = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
+
+
+class Wind(Enum):
+    """A seat or round wind."""
+
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+    NORTH = "N"
+
+    @classmethod
+    def parse(cls, text: str | Wind) -> Wind:
+        """``"E"``, ``"east"``, ``"1z"`` (any case) or a Wind -> Wind."""
+        if isinstance(text, Wind):
+            return text
+        key = str(text).strip().upper()
+        for wind in cls:
+            if key in (wind.value, wind.name, wind.tile.code.upper()):
+                return wind
+        raise NotationError(f"unknown wind {text!r}: use one of E, S, W, N")
+
+    @property
+    def tile(self) -> Tile:
+        """The wind's honour tile, 1z (East) to 4z (North)."""
+        return Tile(Suit.HONORS, list(Wind).index(self) + 1)
+
+    @property
+    def next(self) -> Wind:
+        """The next wind in turn order E -> S -> W -> N -> E."""
+        winds = list(Wind)
+        return winds[(winds.index(self) + 1) % 4]
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Wind.parse({self.value!r})"
+
+
+_HONOR_NAMES = ("East", "South", "West", "North", "White", "Green", "Red")
+_BONUS_NAMES = ("Plum", "Orchid", "Chrysanthemum", "Bamboo", "Spring", "Summer", "Autumn", "Winter")
+_SUIT_NAMES = {Suit.CHARACTERS: "Characters", Suit.DOTS: "Dots", Suit.BAMBOO: "Bamboo"}
+
+
+@dataclass(frozen=True, order=True)
+class Tile:
+    """One tile face, e.g. ``Tile.parse("5m")``."""
+
+    suit: Suit
+    rank: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            raise NotationError(f"unknown suit {self.suit!r}: use one of m p s z f")
+        if not isinstance(self.rank, int) or not 1 <= self.rank <= self.suit.size:
+            raise NotationError(
+                f"no tile {self.rank}{self.suit.value}: "
+                f"{self.suit.value} ranks go from 1 to {self.suit.size}"
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse exactly one tile: ``"5m"`` or a Unicode tile character."""
+        tiles = parse_tiles(text)
+        if len(tiles) != 1:
+            raise NotationError(f"{text!r} is not a single tile (write one tile, e.g. '5m')")
+        return tiles[0]
+
+    @property
+    def code(self) -> str:
+        """Compact notation, ``"5m"``."""
+        return f"{self.rank}{self.suit.value}"
+
+    @property
+    def index(self) -> int:
+        """Position in ALL_TILES (0-41)."""
+        return _INDEX[self]
+
+    @property
+    def name(self) -> str:
+        """English name, e.g. ``"5 Characters"``, ``"Red"``, ``"Plum"``."""
+        if self.suit is Suit.HONORS:
+            return _HONOR_NAMES[self.rank - 1]
+        if self.suit is Suit.BONUS:
+            return _BONUS_NAMES[self.rank - 1]
+        return f"{self.rank} {_SUIT_NAMES[self.suit]}"
+
+    @property
+    def is_suited(self) -> bool:
+        return self.suit.is_suited
+
+    @property
+    def is_honor(self) -> bool:
+        return self.suit is Suit.HONORS
+
+    @property
+    def is_wind(self) -> bool:
+        return self.is_honor and self.rank <= 4
+
+    @property
+    def is_dragon(self) -> bool:
+        return self.is_honor and self.rank >= 5
+
+    @property
+    def is_bonus(self) -> bool:
+        return self.suit is Suit.BONUS
+
+    @property
+    def is_flower(self) -> bool:
+        return self.is_bonus and self.rank <= 4
+
+    @property
+    def is_season(self) -> bool:
+        return self.is_bonus and self.rank >= 5
+
+    @property
+    def is_terminal(self) -> bool:
+        """1 or 9 of a suit."""
+        return self.is_suited and self.rank in (1, 9)
+
+    @property
+    def is_terminal_or_honor(self) -> bool:
+        return self.is_terminal or self.is_honor
+
+    @property
+    def is_simple(self) -> bool:
+        """2-8 of a suit."""
+        return self.is_suited and 2 <= self.rank <= 8
+
+    @property
+    def wind(self) -> Wind | None:
+        """The Wind of a wind tile, else None."""
+        return list(Wind)[self.rank - 1] if self.is_wind else None
+
+    @property
+    def unicode(self) -> str:
+        """The Unicode mahjong tile character."""
+        return _TO_UNICODE[self]
+
+    @classmethod
+    def from_unicode(cls, char: str) -> Tile:
+        """Tile for one Unicode mahjong tile character (U+1F000-U+1F029)."""
+        tile = _FROM_UNICODE.get(char)
+        if tile is None:
+            raise NotationError(_unicode_problem(char))
+        return tile
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({self.code!r})"
+
+
+def _unicode_problem(char: str) -> str:
+    """Why a character is not an accepted tile."""
+    if char == "\U0001F02A":
+        return f"{char!r} (U+1F02A, joker) is not supported: name the tile it stands for"
+    if char == "\U0001F02B":
+        return f"{char!r} (U+1F02B, tile back) is not a tile face: name the tile instead"
+    return f"{char!r} is not a mahjong tile character"
+
+
+ALL_TILES: tuple[Tile, ...] = tuple(
+    Tile(suit, rank) for suit in Suit for rank in range(1, suit.size + 1)
+)
+PLAYING_TILES: tuple[Tile, ...] = tuple(tile for tile in ALL_TILES if not tile.is_bonus)
+_INDEX = {tile: index for index, tile in enumerate(ALL_TILES)}
+
+
+def _unicode_table() -> dict[Tile, str]:
+    """Tile -> Unicode character, following the Unicode Mahjong Tiles block."""
+    order = [Tile(Suit.HONORS, rank) for rank in (1, 2, 3, 4, 7, 6, 5)]
+    for suit in (Suit.CHARACTERS, Suit.BAMBOO, Suit.DOTS):
+        order += [Tile(suit, rank) for rank in range(1, 10)]
+    order += [Tile(Suit.BONUS, rank) for rank in (1, 2, 4, 3, 5, 6, 7, 8)]
+    return {tile: chr(0x1F000 + offset) for offset, tile in enumerate(order)}
+
+
+_TO_UNICODE = _unicode_table()
+_FROM_UNICODE = {char: tile for tile, char in _TO_UNICODE.items()}
+_VARIATION_SELECTORS = "\ufe0e\ufe0f"
+
+
+@cache
+def _parse_cached(text: str) -> tuple[Tile, ...]:
+    tiles: list[Tile] = []
+    digits = ""
+    for char in text:
+        if char.isdigit() and char.isascii():
+            digits += char
+        elif char in _VARIATION_SELECTORS:
+            continue
+        elif char.lower() in _SUIT_LETTERS:
+            if not digits:
+                raise NotationError(f"{text!r}: suit letter {char!r} has no digits before it")
+            suit = _SUIT_LETTERS[char.lower()]
+            tiles += [_tile_or_error(text, int(digit), suit) for digit in digits]
+            digits = ""
+        elif digits:
+            raise NotationError(f"{text!r}: digits {digits!r} need a suit letter (m p s z f)")
+        else:
+            tiles.append(_unicode_or_error(text, char))
+    if digits:
+        raise NotationError(f"{text!r}: digits {digits!r} need a suit letter (m p s z f)")
+    return tuple(tiles)
+
+
+_SUIT_LETTERS = {suit.value: suit for suit in Suit}
+
+
+def _tile_or_error(text: str, rank: int, suit: Suit) -> Tile:
+    try:
+        return Tile(suit, rank)
+    except NotationError as error:
+        raise NotationError(f"{text!r}: {error}") from None
+
+
+def _unicode_or_error(text: str, char: str) -> Tile:
+    try:
+        return Tile.from_unicode(char)
+    except NotationError as error:
+        raise NotationError(str(error) if text == char else f"{text!r}: {error}") from None
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """``"123m55z"`` (or Unicode tiles) -> tiles in the order written."""
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not tile notation (expected a string like '123m55z')")
+    return _parse_cached(text.strip())
+
+
+def format_tiles(tiles, *, sort: bool = True) -> str:
+    """Tiles -> compact notation, one suit letter per run: ``"123m55z"``.
+
+    Sorted into the canonical order (m, p, s, z, f; ranks ascending) unless
+    ``sort=False``, which keeps the given order.
+    """
+    ordered = sorted(tiles) if sort else list(tiles)
+    text = ""
+    for position, tile in enumerate(ordered):
+        text += str(tile.rank)
+        last = position + 1 == len(ordered)
+        if last or ordered[position + 1].suit is not tile.suit:
+            text += tile.suit.value
+    return text
