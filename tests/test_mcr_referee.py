@@ -1,0 +1,121 @@
+"""The MCR scorer refereed by pymahjonggb on seeded random winning hands
+(benchmarks/mcr_referee.py; decisions in docs/rules/mcr-referee.md)."""
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from benchmarks.mcr_referee import (
+    Deal,
+    Kind,
+    compare,
+    deals,
+    referee_args,
+    referee_fans,
+)
+
+MahjongGB = pytest.importorskip("MahjongGB")
+
+HANDS = 20_000
+SEED = 2026
+FANS_MD = Path(__file__).resolve().parents[2] / "shared" / "rules" / "mcr-fans.md"
+CARD_FANS = (
+    "Big Four Winds, Big Three Dragons, All Green, Nine Gates, Four Kongs, Seven Shifted Pairs, "
+    "Thirteen Orphans, All Terminals, Little Four Winds, Little Three Dragons, All Honors, "
+    "Four Concealed Pungs, Pure Terminal Chows, Quadruple Chow, Four Pure Shifted Pungs, "
+    "Four Pure Shifted Chows, Three Kongs, All Terminals and Honors, Seven Pairs, "
+    "Greater Honors and Knitted Tiles, All Even Pungs, Full Flush, Pure Triple Chow, "
+    "Pure Shifted Pungs, Upper Tiles, Middle Tiles, Lower Tiles, Pure Straight, "
+    "Three-Suited Terminal Chows, Pure Shifted Chows, All Fives, Triple Pung, Three Concealed Pungs, "
+    "Lesser Honors and Knitted Tiles, Knitted Straight, Upper Four, Lower Four, Big Three Winds, "
+    "Mixed Straight, Reversible Tiles, Mixed Triple Chow, Mixed Shifted Pungs, Chicken Hand, "
+    "Last Tile Draw, Last Tile Claim, Out with Replacement Tile, Robbing the Kong, Two Concealed Kongs, "
+    "All Pungs, Half Flush, Mixed Shifted Chows, All Types, Melded Hand, Two Dragon Pungs, "
+    "Outside Hand, Fully Concealed Hand, Two Melded Kongs, Last Tile, Dragon Pung, Prevalent Wind, "
+    "Seat Wind, Concealed Hand, All Chows, Tile Hog, Double Pung, Two Concealed Pungs, Concealed Kong, "
+    "All Simples, Pure Double Chow, Mixed Double Chow, Short Straight, Two Terminal Chows, "
+    "Pung of Terminals or Honors, Melded Kong, One Voided Suit, No Honors, Edge Wait, Closed Wait, "
+    "Single Wait, Self-Drawn, Flower Tiles"
+).split(", ")
+
+
+@pytest.fixture(scope="module")
+def sample() -> list[Deal]:
+    return list(deals(HANDS, SEED))
+
+
+@pytest.fixture(scope="module")
+def referee_results(sample) -> list[dict]:
+    return [referee_fans(deal) for deal in sample]
+
+
+def test_card_fan_list_matches_shared_card():
+    if not FANS_MD.is_file():
+        pytest.skip(f"{FANS_MD} is absent")
+    names = re.findall(r"^\| \d+ \| (.+?) \|", FANS_MD.read_text(), flags=re.M)
+    assert names == CARD_FANS
+
+
+def test_generator_is_seeded():
+    assert [str(d) for d in deals(50, 7)] == [str(d) for d in deals(50, 7)]
+    assert [str(d) for d in deals(50, 7)] != [str(d) for d in deals(50, 8)]
+
+
+def test_deals_are_legal(sample):
+    for deal in sample:
+        tiles = deal.all_tiles()
+        kongs = sum(m.kind is Kind.KONG for m in deal.melds)
+        assert len(tiles) == 14 + kongs, deal
+        assert max(Counter(tiles).values()) <= 4, deal
+        assert deal.win in deal.standing, deal
+        assert len(set(deal.flowers)) == len(deal.flowers) and set(deal.flowers) <= set(range(1, 9)), deal
+
+
+def test_situation_flags_are_consistent(sample):
+    """Flags pymahjonggb would correct by itself are never generated."""
+    for deal in sample:
+        s, tiles = deal.situation, deal.all_tiles()
+        in_melds = sum(m.kind.tiles(m.first).count(deal.win) for m in deal.melds)
+        assert not (s.kong_replacement and s.robbing_kong), deal
+        if s.kong_replacement:
+            assert s.self_drawn and any(m.kind is Kind.KONG for m in deal.melds), deal
+        if s.robbing_kong:
+            assert not s.self_drawn and tiles.count(deal.win) == 1, deal
+        if s.fourth_tile:
+            assert deal.standing.count(deal.win) == 1, deal
+        if in_melds == 3:
+            assert s.fourth_tile, deal
+
+
+def test_hand_notation():
+    deal = next(d for d in deals(500, 3) if d.melds and d.flowers)
+    assert re.fullmatch(r"(\d+[mpsz] )*(\[\d+[mpsz]\] |\(\d+[mpsz]\) )+\d+f", deal.hand), deal.hand
+    assert Deal.parse(deal.hand, deal.win_code, deal.situation).hand == deal.hand
+
+
+def test_referee_tile_spelling():
+    """pymahjonggb: W characters, B dots, T bamboo, F winds, J1 J2 J3 = Red, Green, White."""
+    args = referee_args(Deal.parse("19m 19p 19s 12345677z", "7z"))
+    assert args[1] == ("W1", "W9", "B1", "B9", "T1", "T9", "F1", "F2", "F3", "F4", "J3", "J2", "J1")
+    assert args[2] == "J1"
+
+
+def test_referee_accepts_every_deal_and_sees_every_fan(sample, referee_results):
+    """pymahjonggb accepts all hands (no TypeError) and the bias toward rare
+    patterns makes each of the 81 fans appear at least once."""
+    seen = Counter(name for fans in referee_results for name in fans)
+    assert set(seen) <= set(CARD_FANS)
+    assert set(CARD_FANS) - set(seen) == set()
+
+
+def test_normalisation_of_documented_differences():
+    both_kongs = referee_fans(Deal.parse("(1111m) [5555s] 234p 678p 77z", "7z"))
+    assert both_kongs["Concealed Kong"] == (2, 1) and both_kongs["Melded Kong"] == (1, 1)
+    assert referee_fans(Deal.parse("(1111m) (5555s) 234p 678p 77z", "7z"))["Two Concealed Kongs"] == (8, 1)
+    assert referee_fans(Deal.parse("234m 567m 789p 555s 66z 1234f", "6z"))["Flower Tiles"] == (1, 4)
+    assert compare({"Dragon Pung": (2, 1)}, {"Dragon Pung": (2, 1)}) is None
+    verdict = compare({"Single Wait": (1, 1)}, {"Edge Wait": (1, 1), "Tile Hog": (2, 2)})
+    assert verdict.category == "+Single Wait -Edge Wait -Tile Hog x2"
+
