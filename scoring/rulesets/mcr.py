@@ -1,0 +1,185 @@
+"""Mahjong Competition Rules (MCR, Chinese Official / Guobiao, 2006 Green Book).
+
+Flow per arrangement: the detectors (``mcr_detectors``) fill one table of
+fans; one data-driven pass removes what ``EXCLUDES`` says the counted fans
+exclude; Chicken Hand is added when nothing but flowers is left. The best
+arrangement wins (ties: fans earlier on the card); the others are
+runners-up. Decisions and their sources: ``docs/rules/mcr.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from scoring.breakdown import Breakdown, Exclusion, Item, Payment
+from scoring.decompose import Arrangement
+from scoring.hand import Hand
+from scoring.rulesets.mcr_detectors import WIN_FLAGS, View, detect
+from scoring.rulesets.mcr_patterns import EXCLUDES, ORDER, VALUES, Pattern, preference
+from scoring.situation import Situation, SituationError
+from scoring.tiles import Wind
+
+MINIMUM = 8  # fan needed to win, flowers not counted
+BASE_PAYMENT = 8  # every loser pays this on top of what the card says
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The fans of one arrangement after exclusions."""
+
+    view: View
+    counted: Counter
+    excluded: tuple[Exclusion, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(VALUES[pattern] * count for pattern, count in self.counted.items())
+
+    @property
+    def flowers(self) -> int:
+        return self.counted[Pattern.FLOWER_TILES]
+
+    @property
+    def key(self) -> tuple[int, tuple[int, ...]]:
+        return preference(self.counted)
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return tuple(
+            Item(pattern.value, VALUES[pattern], count)
+            for pattern, count in sorted(self.counted.items(), key=lambda entry: ORDER[entry[0]])
+        )
+
+
+def apply_exclusions(found: Counter) -> tuple[Counter, list[Exclusion]]:
+    """The one exclusion pass: in card order, each fan still counted removes what it excludes."""
+    counted = Counter(found)
+    excluded = []
+    for pattern in sorted(found, key=ORDER.__getitem__):
+        if not counted[pattern]:
+            continue
+        for other in sorted(EXCLUDES.get(pattern, ()), key=ORDER.__getitem__):
+            if counted.pop(other, 0):
+                excluded.append(Exclusion(other.value, f"excluded by {pattern.value}"))
+    if not set(counted) - {Pattern.FLOWER_TILES}:
+        counted[Pattern.CHICKEN_HAND] = 1
+    return counted, excluded
+
+
+def score_arrangement(view: View) -> Scored:
+    """Detect, exclude, fall back to Chicken Hand."""
+    counted, excluded = apply_exclusions(detect(view))
+    named = {exclusion.name for exclusion in excluded}
+    for exclusion in view.chow_fans[1] + view.pung_fans[1]:
+        if exclusion.name not in named:
+            named.add(exclusion.name)
+            excluded.append(exclusion)
+    return Scored(view, counted, tuple(excluded))
+
+
+# ---- situation checks -------------------------------------------------------------------
+
+def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The situation flags that apply to this hand, and notes on those set aside or added."""
+    flags = {flag for flag in WIN_FLAGS if getattr(situation, flag)}
+    notes = []
+    win = hand.win
+    if "kong_replacement" in flags and not any(meld.is_kong for meld in hand.melds):
+        flags.discard("kong_replacement")
+        notes.append("kong_replacement ignored: the hand has no kong, so no replacement tile was drawn")
+    held = hand.tiles.count(win)
+    if "robbing_kong" in flags and held > 1:
+        flags.discard("robbing_kong")
+        notes.append(f"robbing_kong ignored: the hand holds another {win}, but a robbed kong needs the other three")
+    exposed = sum(meld.tiles.count(win) for meld in hand.melds if not meld.concealed)
+    if "fourth_tile" in flags and hand.standing.count(win) > 1:
+        flags.discard("fourth_tile")
+        notes.append(f"fourth_tile ignored: the hand holds another {win} concealed, so the other three were not all shown")
+    elif "fourth_tile" not in flags and exposed == 3:
+        flags.add("fourth_tile")
+        notes.append(f"Last Tile added: the other three {win} are in the hand's exposed sets")
+    return frozenset(flags), tuple(notes)
+
+
+# ---- payments ---------------------------------------------------------------------------
+
+def payments(total: int, situation: Situation) -> tuple[tuple[Payment, ...], tuple[str, ...]]:
+    """Card: self-drawn, each other pays 8 + basic; on a discard the discarder pays 8 + basic, the others 8."""
+    winner = situation.seat_wind
+    others = [wind for wind in Wind if wind is not winner]
+    if situation.self_drawn:
+        return tuple(Payment(wind, winner, BASE_PAYMENT + total) for wind in others), ()
+    if situation.discarder is None:
+        return (), (
+            f"discarder not given: the discarder pays {BASE_PAYMENT + total} "
+            f"({BASE_PAYMENT} + {total}), each of the other two pays {BASE_PAYMENT}",
+        )
+    return tuple(
+        Payment(wind, winner, BASE_PAYMENT + (total if wind is situation.discarder else 0))
+        for wind in others
+    ), ()
+
+
+# ---- the rule set -----------------------------------------------------------------------
+
+class MCRError(ValueError):
+    """A hand or situation MCR cannot score; the message says why."""
+
+
+@dataclass(frozen=True)
+class MCRRuleSet:
+    """MCR: 81 fans, 8-fan minimum (flowers not counted), payment 8 + basic points."""
+
+    id: str = "mcr"
+    name: str = "MCR"
+    description: str = "Mahjong Competition Rules (Chinese Official, 2006 Green Book): 81 fans, 8-fan minimum"
+    tile_count: int = 14
+    knitted: bool = True
+    unit: str = "fan"
+    options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def score(self, hand: Hand, arrangements: tuple[Arrangement, ...], situation: Situation) -> Breakdown:
+        """Score every arrangement; the best one with the others as runners-up."""
+        if situation.options:
+            raise SituationError(f"MCR has no options, got {', '.join(sorted(situation.options))}")
+        if not arrangements:
+            raise MCRError(f"{hand} (winning tile {hand.win}) has no winning arrangement to score")
+        flags, notes = checked_flags(hand, situation)
+        scored = sorted(
+            (score_arrangement(View(hand, arrangement, situation, flags=flags)) for arrangement in arrangements),
+            key=lambda entry: entry.key, reverse=True,
+        )
+        runners_up, seen = [], {self._signature(scored[0])}
+        for entry in scored[1:]:
+            if self._signature(entry) not in seen:
+                seen.add(self._signature(entry))
+                runners_up.append(self._breakdown(entry, situation, ()))
+        return self._breakdown(scored[0], situation, notes, tuple(runners_up))
+
+    @staticmethod
+    def _signature(entry: Scored) -> tuple[str, tuple[Item, ...]]:
+        return str(entry.view.arrangement), entry.items
+
+    def _breakdown(self, entry: Scored, situation: Situation, notes: tuple[str, ...],
+                   runners_up: tuple[Breakdown, ...] = ()) -> Breakdown:
+        total = entry.total
+        valid = total - entry.flowers >= MINIMUM
+        paid: tuple[Payment, ...] = ()
+        if valid:
+            paid, payment_notes = payments(total, situation)
+            notes += payment_notes
+        else:
+            notes += (f"below the {MINIMUM}-fan minimum: not a legal win "
+                      f"({total - entry.flowers} fan without flowers)",)
+        hand = entry.view.hand
+        return Breakdown(
+            ruleset=self.id, hand=str(hand), win=str(hand.win), total=total, unit=self.unit,
+            items=entry.items, excluded=entry.excluded, arrangement=str(entry.view.arrangement),
+            payments=paid, notes=notes, valid=valid, runners_up=runners_up,
+        )
+
+
+MCR = MCRRuleSet()

@@ -1,0 +1,340 @@
+"""MCR detectors: each looks at one arrangement and writes counts into one table.
+
+Detectors never read each other's results; what one fan implies about
+another is settled afterwards by the single exclusion pass in ``mcr.py``
+(``EXCLUDES``). ``View`` holds the facts about one arrangement that several
+detectors share.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from scoring.breakdown import Exclusion
+from scoring.decompose import Arrangement, Shape, Wait
+from scoring.hand import Hand, Meld, SetKind
+from scoring.rulesets.mcr_combos import best_combination
+from scoring.rulesets.mcr_patterns import Pattern
+from scoring.situation import Situation
+from scoring.tiles import PLAYING_TILES, SUITED, Tile
+
+P = Pattern
+Table = Counter  # Counter[Pattern]
+
+
+def _faces(predicate: Callable[[Tile], bool]) -> frozenset[Tile]:
+    return frozenset(tile for tile in PLAYING_TILES if predicate(tile))
+
+
+def _ranked(low: int, high: int) -> frozenset[Tile]:
+    return _faces(lambda t: t.is_suited and low <= t.rank <= high)
+
+
+GREEN = frozenset(Tile.parse(code) for code in ("2s", "3s", "4s", "6s", "8s", "6z"))
+REVERSIBLE = frozenset(Tile.parse(code) for code in (
+    "1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "5z"))
+
+#: Fans of tile faces only: every tile of the hand lies in the given faces.
+ALL_WITHIN: dict[Pattern, frozenset[Tile]] = {
+    P.ALL_GREEN: GREEN,
+    P.ALL_TERMINALS: _faces(lambda t: t.is_terminal),
+    P.ALL_HONORS: _faces(lambda t: t.is_honor),
+    P.ALL_TERMINALS_AND_HONORS: _faces(lambda t: t.is_terminal_or_honor),
+    P.UPPER_TILES: _ranked(7, 9),
+    P.MIDDLE_TILES: _ranked(4, 6),
+    P.LOWER_TILES: _ranked(1, 3),
+    P.UPPER_FOUR: _ranked(6, 9),
+    P.LOWER_FOUR: _ranked(1, 4),
+    P.REVERSIBLE_TILES: REVERSIBLE,
+    P.ALL_SIMPLES: _faces(lambda t: t.is_simple),
+    P.NO_HONORS: _faces(lambda t: t.is_suited),
+}
+
+
+@dataclass(frozen=True)
+class View:
+    """One arrangement of a hand, with the situation, as the detectors see it."""
+
+    hand: Hand
+    arrangement: Arrangement
+    situation: Situation
+    notes: tuple[str, ...] = ()
+    flags: frozenset[str] = frozenset()  # situation flags after the rule set's checks
+
+    @cached_property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every playing tile (kongs with four), no bonus tiles."""
+        return self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles)
+
+    @cached_property
+    def faces(self) -> frozenset[Tile]:
+        return frozenset(self.tiles)
+
+    @cached_property
+    def sets(self) -> tuple[Meld, ...]:
+        """The sets other than the pair, a set completed by a discard counted as exposed."""
+        effective = self.arrangement.effective_sets(self.situation.self_drawn)
+        return tuple(meld for meld in effective if meld.kind is not SetKind.PAIR)
+
+    @cached_property
+    def pungs(self) -> tuple[Meld, ...]:
+        """Pungs and kongs."""
+        return tuple(meld for meld in self.sets if meld.is_pung_or_kong)
+
+    @cached_property
+    def chows(self) -> tuple[Meld, ...]:
+        return tuple(meld for meld in self.sets if meld.kind is SetKind.CHOW)
+
+    @cached_property
+    def pair(self) -> Tile | None:
+        pair = self.arrangement.pair
+        return None if pair is None else pair.first
+
+    @property
+    def shape(self) -> Shape:
+        return self.arrangement.shape
+
+    @cached_property
+    def chow_fans(self) -> tuple[Counter, tuple[Exclusion, ...]]:
+        return best_combination(_keys(self.chows), True)
+
+    @cached_property
+    def pung_fans(self) -> tuple[Counter, tuple[Exclusion, ...]]:
+        return best_combination(_keys(m for m in self.pungs if m.first.is_suited), False)
+
+    def pung_tiles(self, predicate: Callable[[Tile], bool]) -> list[Tile]:
+        """The tile of each pung or kong whose tile satisfies ``predicate``."""
+        return [meld.first for meld in self.pungs if predicate(meld.first)]
+
+
+def _keys(melds) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((meld.suit.order, meld.first.rank) for meld in melds))
+
+
+# ---- whole-hand tile fans -------------------------------------------------------------
+
+def tile_fans(v: View, table: Table) -> None:
+    """All Green, All Terminals, ... No Honors: every tile within a set of faces."""
+    for pattern, allowed in ALL_WITHIN.items():
+        if v.faces <= allowed:
+            table[pattern] += 1
+
+
+def suit_fans(v: View, table: Table) -> None:
+    """Full Flush, Half Flush, One Voided Suit, All Types."""
+    suits = {tile.suit for tile in v.faces if tile.is_suited}
+    honors = any(tile.is_honor for tile in v.faces)
+    if len(suits) == 1:
+        table[P.HALF_FLUSH if honors else P.FULL_FLUSH] += 1
+    elif len(suits) == 2:
+        table[P.ONE_VOIDED_SUIT] += 1
+    winds = any(tile.is_wind for tile in v.faces)
+    dragons = any(tile.is_dragon for tile in v.faces)
+    if len(suits) == 3 and winds and dragons:
+        table[P.ALL_TYPES] += 1
+
+
+def tile_hog(v: View, table: Table) -> None:
+    """Four of a tile used without being a kong."""
+    counts = Counter(v.tiles)
+    kongs = sum(meld.is_kong for meld in v.hand.melds)
+    table[P.TILE_HOG] += sum(count == 4 for count in counts.values()) - kongs
+
+
+# ---- shapes ---------------------------------------------------------------------------
+
+def pairs_shape(v: View, table: Table) -> None:
+    """Seven Pairs, or Seven Shifted Pairs (seven consecutive pairs of one suit)."""
+    if v.shape is not Shape.SEVEN_PAIRS:
+        return
+    tiles = sorted(meld.first for meld in v.arrangement.sets)
+    shifted = len({t.suit for t in tiles}) == 1 and tiles[0].is_suited and all(
+        b.rank - a.rank == 1 for a, b in zip(tiles, tiles[1:]))
+    table[P.SEVEN_SHIFTED_PAIRS if shifted else P.SEVEN_PAIRS] += 1
+
+
+def knitted_shapes(v: View, table: Table) -> None:
+    """Thirteen Orphans, Greater/Lesser Honors and Knitted Tiles, Knitted Straight."""
+    if v.shape is Shape.THIRTEEN_ORPHANS:
+        table[P.THIRTEEN_ORPHANS] += 1
+    elif v.shape is Shape.HONORS_AND_KNITTED:
+        honors = sum(tile.is_honor for tile in v.faces)
+        table[P.GREATER_HONORS_AND_KNITTED_TILES if honors == 7 else P.LESSER_HONORS_AND_KNITTED_TILES] += 1
+        if len(v.faces) - honors == 9:
+            table[P.KNITTED_STRAIGHT] += 1
+    elif v.shape is Shape.KNITTED_STRAIGHT:
+        table[P.KNITTED_STRAIGHT] += 1
+
+
+NINE_GATES_COUNTS = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def nine_gates(v: View, table: Table) -> None:
+    """1112345678999 of one suit, concealed, plus any tile of that suit."""
+    hand = v.hand
+    if hand.melds or v.shape is not Shape.STANDARD or not hand.win.is_suited:
+        return
+    rest = Counter(hand.without_win())
+    suit = hand.win.suit
+    if tuple(rest[Tile(suit, rank)] for rank in range(1, 10)) == NINE_GATES_COUNTS:
+        table[P.NINE_GATES] += 1
+
+
+# ---- sets -----------------------------------------------------------------------------
+
+def _even_pung(meld: Meld) -> bool:
+    return meld.kind is not SetKind.CHOW and meld.first.is_suited and meld.first.rank % 2 == 0
+
+
+_STANDARD = frozenset({Shape.STANDARD})
+#: Fans where every set of the arrangement, the pair included, passes a test (and the shapes they apply to).
+EVERY_SET: dict[Pattern, tuple[Callable[[Meld], bool], frozenset[Shape]]] = {
+    P.ALL_PUNGS: (lambda m: m.kind is not SetKind.CHOW, _STANDARD),
+    P.ALL_EVEN_PUNGS: (_even_pung, _STANDARD),
+    P.OUTSIDE_HAND: (lambda m: any(t.is_terminal_or_honor for t in m.tiles), _STANDARD),
+    P.ALL_FIVES: (lambda m: any(t.is_suited and t.rank == 5 for t in m.tiles), _STANDARD),
+    P.ALL_CHOWS: (lambda m: m.kind is SetKind.CHOW or (m.kind is SetKind.PAIR and m.first.is_suited),
+                  frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})),
+}
+
+
+def every_set_fans(v: View, table: Table) -> None:
+    """All Pungs, All Even Pungs, Outside Hand, All Fives, All Chows."""
+    for pattern, (test, shapes) in EVERY_SET.items():
+        if v.shape in shapes and all(test(meld) for meld in v.arrangement.sets):
+            table[pattern] += 1
+
+
+def combination_fans(v: View, table: Table) -> None:
+    """Chow and suited-pung combinations (Pure Straight ... Double Pung), see mcr_combos."""
+    table.update(v.chow_fans[0])
+    table.update(v.pung_fans[0])
+
+
+def terminal_chows(v: View, table: Table) -> None:
+    """Pure Terminal Chows / Three-Suited Terminal Chows: 123 and 789 chows with a pair of 5s."""
+    pair = v.pair
+    if v.shape is not Shape.STANDARD or pair is None or pair.rank != 5 or len(v.chows) != 4:
+        return
+    chows = Counter((meld.suit, meld.first.rank) for meld in v.chows)
+    others = [suit for suit in SUITED if suit is not pair.suit]
+    if chows == Counter({(pair.suit, 1): 2, (pair.suit, 7): 2}):
+        table[P.PURE_TERMINAL_CHOWS] += 1
+    elif chows == Counter((suit, rank) for suit in others for rank in (1, 7)):
+        table[P.THREE_SUITED_TERMINAL_CHOWS] += 1
+
+
+def concealed_pungs(v: View, table: Table) -> None:
+    """Two/Three/Four Concealed Pungs (kongs included; a pung completed by a discard is exposed)."""
+    count = sum(meld.concealed for meld in v.pungs)
+    pattern = {2: P.TWO_CONCEALED_PUNGS, 3: P.THREE_CONCEALED_PUNGS, 4: P.FOUR_CONCEALED_PUNGS}.get(count)
+    if pattern:
+        table[pattern] += 1
+
+
+def kongs(v: View, table: Table) -> None:
+    """Melded/Concealed Kong, Two Melded/Concealed Kongs, Three Kongs, Four Kongs."""
+    melded = sum(m.is_kong and not m.concealed for m in v.hand.melds)
+    concealed = sum(m.is_kong and m.concealed for m in v.hand.melds)
+    table[P.MELDED_KONG] += melded
+    table[P.CONCEALED_KONG] += concealed
+    table[P.TWO_MELDED_KONGS] += melded >= 2
+    table[P.TWO_CONCEALED_KONGS] += concealed >= 2
+    table[P.THREE_KONGS] += melded + concealed >= 3
+    table[P.FOUR_KONGS] += melded + concealed == 4
+
+
+def dragons(v: View, table: Table) -> None:
+    """Dragon Pung (each), Two Dragon Pungs, Big/Little Three Dragons."""
+    found = len(v.pung_tiles(lambda t: t.is_dragon))
+    table[P.DRAGON_PUNG] += found
+    table[P.TWO_DRAGON_PUNGS] += found >= 2
+    table[P.BIG_THREE_DRAGONS] += found == 3
+    table[P.LITTLE_THREE_DRAGONS] += found == 2 and v.pair is not None and v.pair.is_dragon
+
+
+def winds(v: View, table: Table) -> None:
+    """Seat/Prevalent Wind, Big Three Winds, Little/Big Four Winds."""
+    found = v.pung_tiles(lambda t: t.is_wind)
+    table[P.SEAT_WIND] += v.situation.seat_wind.tile in found
+    table[P.PREVALENT_WIND] += v.situation.prevalent_wind.tile in found
+    table[P.BIG_THREE_WINDS] += len(found) >= 3
+    table[P.LITTLE_FOUR_WINDS] += len(found) == 3 and v.pair is not None and v.pair.is_wind
+    table[P.BIG_FOUR_WINDS] += len(found) == 4
+
+
+def terminal_pungs(v: View, table: Table) -> None:
+    """Pung of Terminals or Honors: 1s, 9s, and winds that are neither seat nor prevalent wind.
+
+    Dragon pungs score Dragon Pung instead; the wind pungs of Big Three Winds
+    (and of the four-wind fans) are part of that fan (non-repeat principle).
+    """
+    valued = {v.situation.seat_wind.tile, v.situation.prevalent_wind.tile}
+    found = v.pung_tiles(lambda t: t.is_wind)
+    plain_winds = [tile for tile in found if tile not in valued] if len(found) < 3 else []
+    table[P.PUNG_OF_TERMINALS_OR_HONORS] += len(v.pung_tiles(lambda t: t.is_terminal)) + len(plain_winds)
+
+
+# ---- how the hand was won -------------------------------------------------------------
+
+#: Situation flag -> fan (self-drawn, discard) it scores.
+WIN_FLAGS: dict[str, tuple[Pattern | None, Pattern | None]] = {
+    "self_drawn": (P.SELF_DRAWN, None),
+    "last_tile": (P.LAST_TILE_DRAW, P.LAST_TILE_CLAIM),
+    "kong_replacement": (P.OUT_WITH_REPLACEMENT_TILE, None),
+    "robbing_kong": (None, P.ROBBING_THE_KONG),
+    "fourth_tile": (P.LAST_TILE, P.LAST_TILE),
+}
+
+
+def win_fans(v: View, table: Table) -> None:
+    """Self-Drawn, Last Tile Draw/Claim, Out with Replacement Tile, Robbing the Kong, Last Tile."""
+    for flag in v.flags:
+        pattern = WIN_FLAGS[flag][0 if v.situation.self_drawn else 1]
+        if pattern is not None:
+            table[pattern] += 1
+
+
+def concealment(v: View, table: Table) -> None:
+    """Fully Concealed Hand / Concealed Hand (no exposed sets), Melded Hand (four exposed sets)."""
+    melds = v.hand.melds
+    self_drawn = v.situation.self_drawn
+    if all(meld.concealed for meld in melds):
+        table[P.FULLY_CONCEALED_HAND if self_drawn else P.CONCEALED_HAND] += 1
+    elif len(melds) == 4 and not any(meld.concealed for meld in melds) and not self_drawn:
+        table[P.MELDED_HAND] += 1
+
+
+WAIT_FANS = {Wait.EDGE: P.EDGE_WAIT, Wait.CLOSED: P.CLOSED_WAIT, Wait.SINGLE: P.SINGLE_WAIT}
+
+
+def wait_fans(v: View, table: Table) -> None:
+    """Edge/Closed/Single Wait: only when the hand waited on exactly one tile."""
+    arrangement = v.arrangement
+    if len(arrangement.waits) == 1 and v.hand.win not in arrangement.loose:
+        pattern = WAIT_FANS.get(arrangement.wait)
+        if pattern is not None:
+            table[pattern] += 1
+
+
+def flowers(v: View, table: Table) -> None:
+    """Flower Tiles: one per flower or season."""
+    table[P.FLOWER_TILES] += len(v.hand.bonus)
+
+
+DETECTORS: tuple[Callable[[View, Table], None], ...] = (
+    tile_fans, suit_fans, tile_hog, pairs_shape, knitted_shapes, nine_gates, every_set_fans,
+    combination_fans, terminal_chows, concealed_pungs, kongs, dragons, winds, terminal_pungs,
+    win_fans, concealment, wait_fans, flowers,
+)
+
+
+def detect(view: View) -> Table:
+    """Every fan found in one arrangement, before exclusions (zero counts dropped)."""
+    table: Table = Counter()
+    for detector in DETECTORS:
+        detector(view, table)
+    return +table
