@@ -61,6 +61,8 @@ class SetKind(Enum):
     KONG = "kong"
     PAIR = "pair"
 
+    __hash__ = object.__hash__  # identity hash (members are singletons): fast in hot loops
+
 
 _BRACKETS = {"[": "]", "(": ")"}
 

@@ -8,7 +8,7 @@ winter). The Unicode mahjong characters U+1F000-U+1F029 are accepted too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
@@ -25,6 +25,8 @@ class Suit(Enum):
     BAMBOO = "s"
     HONORS = "z"
     BONUS = "f"
+
+    __hash__ = object.__hash__  # identity hash (members are singletons): fast in hot loops
 
     @property
     def order(self) -> int:
@@ -101,12 +103,16 @@ _BONUS_NAMES = ("Plum", "Orchid", "Chrysanthemum", "Bamboo", "Spring", "Summer",
 _SUIT_NAMES = {Suit.CHARACTERS: "Characters", Suit.DOTS: "Dots", Suit.BAMBOO: "Bamboo"}
 
 
-@dataclass(frozen=True, order=True)
+_SUIT_OFFSET = {Suit.CHARACTERS: 0, Suit.DOTS: 9, Suit.BAMBOO: 18, Suit.HONORS: 27, Suit.BONUS: 34}
+
+
+@dataclass(frozen=True)
 class Tile:
-    """One tile face, e.g. ``Tile.parse("5m")``."""
+    """One tile face, e.g. ``Tile.parse("5m")``; ordered m, p, s, z, f then by rank."""
 
     suit: Suit
     rank: int
+    index: int = field(init=False, repr=False, compare=False)  # position in ALL_TILES (0-41)
 
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit):
@@ -116,6 +122,26 @@ class Tile:
                 f"no tile {self.rank}{self.suit.value}: "
                 f"{self.suit.value} ranks go from 1 to {self.suit.size}"
             )
+        object.__setattr__(self, "index", _SUIT_OFFSET[self.suit] + self.rank - 1)
+
+    # Equality, hashing and order go through the index: tiles are hashed in hot loops.
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Tile and self.index == other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Tile) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Tile) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Tile) -> bool:
+        return self.index >= other.index
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -129,11 +155,6 @@ class Tile:
     def code(self) -> str:
         """Compact notation, ``"5m"``."""
         return f"{self.rank}{self.suit.value}"
-
-    @property
-    def index(self) -> int:
-        """Position in ALL_TILES (0-41)."""
-        return _INDEX[self]
 
     @property
     def name(self) -> str:
@@ -224,18 +245,21 @@ ALL_TILES: tuple[Tile, ...] = tuple(
     Tile(suit, rank) for suit in Suit for rank in range(1, suit.size + 1)
 )
 PLAYING_TILES: tuple[Tile, ...] = tuple(tile for tile in ALL_TILES if not tile.is_bonus)
-_INDEX = {tile: index for index, tile in enumerate(ALL_TILES)}
 
 
 def _unicode_table() -> dict[Tile, str]:
     """Tile -> Unicode character, following the Unicode Mahjong Tiles block."""
-    order = [Tile(Suit.HONORS, rank) for rank in (1, 2, 3, 4, 7, 6, 5)]
+    def tile(suit: Suit, rank: int) -> Tile:
+        return ALL_TILES[Tile(suit, rank).index]
+
+    order = [tile(Suit.HONORS, rank) for rank in (1, 2, 3, 4, 7, 6, 5)]
     for suit in (Suit.CHARACTERS, Suit.BAMBOO, Suit.DOTS):
-        order += [Tile(suit, rank) for rank in range(1, 10)]
-    order += [Tile(Suit.BONUS, rank) for rank in (1, 2, 4, 3, 5, 6, 7, 8)]
+        order += [tile(suit, rank) for rank in range(1, 10)]
+    order += [tile(Suit.BONUS, rank) for rank in (1, 2, 4, 3, 5, 6, 7, 8)]
     return {tile: chr(0x1F000 + offset) for offset, tile in enumerate(order)}
 
 
+_TILES = {tile: tile for tile in ALL_TILES}  # equal tile -> the shared instance
 _TO_UNICODE = _unicode_table()
 _FROM_UNICODE = {char: tile for tile, char in _TO_UNICODE.items()}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
@@ -248,13 +272,13 @@ def _parse_cached(text: str) -> tuple[Tile, ...]:
     for char in text:
         if char.isdigit() and char.isascii():
             digits += char
-        elif char in _VARIATION_SELECTORS:
+        elif char in _VARIATION_SELECTORS or char.isspace():
             continue
         elif char.lower() in _SUIT_LETTERS:
             if not digits:
                 raise NotationError(f"{text!r}: suit letter {char!r} has no digits before it")
             suit = _SUIT_LETTERS[char.lower()]
-            tiles += [_tile_or_error(text, int(digit), suit) for digit in digits]
+            tiles += [_TILES[_tile_or_error(text, int(digit), suit)] for digit in digits]
             digits = ""
         elif digits:
             raise NotationError(f"{text!r}: digits {digits!r} need a suit letter (m p s z f)")
@@ -283,7 +307,7 @@ def _unicode_or_error(text: str, char: str) -> Tile:
 
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:
-    """``"123m55z"`` (or Unicode tiles) -> tiles in the order written."""
+    """``"123m55z"`` (or Unicode tiles; spaces ignored) -> tiles in the order written."""
     if not isinstance(text, str):
         raise NotationError(f"{text!r} is not tile notation (expected a string like '123m55z')")
     return _parse_cached(text.strip())

@@ -1,0 +1,390 @@
+"""Every arrangement of a complete hand into sets, with the wait of each.
+
+Shapes: four sets and a pair (five for 16-tile rule sets), seven pairs,
+thirteen orphans and, for MCR (``knitted=True``), honours-and-knitted tiles
+and knitted straight plus a set and a pair. Suits are split independently
+and each suit's splits are cached, so even 1112345678999m + 1 tile is fast.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from itertools import permutations, product
+from operator import itemgetter
+
+from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
+from scoring.tiles import PLAYING_TILES, SUITED, Suit, Tile, format_tiles
+
+
+class Shape(Enum):
+    """The overall shape of an arrangement."""
+
+    STANDARD = "standard"
+    SEVEN_PAIRS = "seven pairs"
+    THIRTEEN_ORPHANS = "thirteen orphans"
+    HONORS_AND_KNITTED = "honors and knitted"
+    KNITTED_STRAIGHT = "knitted straight"
+
+
+class Wait(Enum):
+    """The wait the winning tile completed in one arrangement."""
+
+    EDGE = "edge"
+    CLOSED = "closed"
+    SINGLE = "single"
+    BOTH_SIDED = "both-sided"
+    PUNG = "pung"
+    KNITTED = "knitted"
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """One way to read a complete hand, and where the winning tile went."""
+
+    shape: Shape
+    sets: tuple[Meld, ...]
+    loose: tuple[Tile, ...]
+    winning_set: int | None
+    wait: Wait
+    waits: frozenset[Tile]
+
+    @property
+    def winning_meld(self) -> Meld | None:
+        """The set the winning tile completed (None when it is loose)."""
+        return None if self.winning_set is None else self.sets[self.winning_set]
+
+    @property
+    def pair(self) -> Meld | None:
+        """The pair of a standard or knitted-straight arrangement."""
+        pairs = [meld for meld in self.sets if meld.kind is SetKind.PAIR]
+        return pairs[0] if len(pairs) == 1 else None
+
+    def completed_by_discard(self, self_drawn: bool) -> bool:
+        """True when a discarded winning tile completed a set of this arrangement."""
+        return not self_drawn and self.winning_set is not None
+
+    def effective_sets(self, self_drawn: bool) -> tuple[Meld, ...]:
+        """The sets, with a chow or pung completed by a discard counted as exposed."""
+        meld = self.winning_meld
+        if not self.completed_by_discard(self_drawn) or meld.kind is SetKind.PAIR:
+            return self.sets
+        exposed = Meld(meld.kind, meld.tiles, concealed=False)
+        return self.sets[: self.winning_set] + (exposed,) + self.sets[self.winning_set + 1:]
+
+    def __str__(self) -> str:
+        groups = [format_tiles(self.loose)] if self.loose else []
+        return " ".join(groups + [str(meld) for meld in self.sets])
+
+
+# ---- per-suit splitting -------------------------------------------------------------
+
+_CHOW, _PUNG, _PAIR = 0, 1, 2
+_KINDS = (SetKind.CHOW, SetKind.PUNG, SetKind.PAIR)
+Part = tuple[int, int]  # (rank index within the suit, kind code)
+_SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))  # start, end, chows
+
+
+def _take(counts: tuple[int, ...], start: int, amounts: tuple[int, ...]) -> tuple[int, ...]:
+    """Counts with ``amounts`` removed from position ``start`` on."""
+    taken = list(counts)
+    for offset, amount in enumerate(amounts):
+        taken[start + offset] -= amount
+    return tuple(taken)
+
+
+@cache
+def _split(counts: tuple[int, ...], chows: bool, pair: bool) -> frozenset[tuple[Part, ...]]:
+    """Every way to split one suit into sets (and one pair when ``pair``), as sorted parts."""
+    first = next((rank for rank, count in enumerate(counts) if count), None)
+    if first is None:
+        return frozenset() if pair else frozenset({()})
+    options = []
+    if pair and counts[first] >= 2:
+        options.append(((first, _PAIR), _take(counts, first, (2,)), False))
+    if counts[first] >= 3:
+        options.append(((first, _PUNG), _take(counts, first, (3,)), pair))
+    if chows and first + 2 < len(counts) and counts[first + 1] and counts[first + 2]:
+        options.append(((first, _CHOW), _take(counts, first, (1, 1, 1)), pair))
+    return frozenset(
+        tuple(sorted((part,) + rest)) for part, rest_counts, rest_pair in options
+        for rest in _split(rest_counts, chows, rest_pair)
+    )
+
+
+@cache
+def _partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...], ...]:
+    """Splits of one suit; a pair is used exactly when the suit has 3k+2 tiles."""
+    remainder = sum(counts) % 3
+    if remainder == 1:
+        return ()
+    return tuple(sorted(_split(counts, chows, remainder == 2)))
+
+
+@cache
+def _completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+    """Ranks whose addition lets the suit split completely."""
+    return tuple(
+        rank for rank in range(len(counts))
+        if counts[rank] < 4 and _partitions(_take(counts, rank, (-1,)), chows)
+    )
+
+
+@dataclass(frozen=True)
+class _Segment:
+    """One suit's counts and what splitting them gives."""
+
+    counts: tuple[int, ...]
+    chows: bool
+    start: int
+    partitions: tuple[tuple[Part, ...], ...]
+    has_pair: bool  # 3k+2 tiles
+
+
+@cache
+def _segment(counts: tuple[int, ...], chows: bool, start: int) -> _Segment:
+    return _Segment(counts, chows, start, _partitions(counts, chows), sum(counts) % 3 == 2)
+
+
+def _segments(counts: tuple[int, ...]) -> list[_Segment]:
+    return [_segment(counts[start:end], chows, start) for start, end, chows in _SEGMENTS]
+
+
+def _is_standard(counts: tuple[int, ...]) -> bool:
+    """True when the counts split into sets and exactly one pair."""
+    segments = _segments(counts)
+    return sum(s.has_pair for s in segments) == 1 and all(s.partitions for s in segments)
+
+
+def _standard_waits(counts: tuple[int, ...]) -> set[int]:
+    """Tile indices that would make ``counts`` (3k+1 tiles) sets and one pair."""
+    segments = _segments(counts)
+    broken = [segment for segment in segments if not segment.partitions]
+    if len(broken) > 1:
+        return set()
+    pairs = sum(segment.has_pair for segment in segments)
+    waits: set[int] = set()
+    for segment in broken or segments:
+        pair_after = (sum(segment.counts) + 1) % 3 == 2
+        if pairs - segment.has_pair + pair_after == 1:
+            waits.update(segment.start + rank for rank in _completions(segment.counts, segment.chows))
+    return waits
+
+
+# ---- tile counts and knitted patterns -----------------------------------------------
+
+def _counts(tiles) -> tuple[int, ...]:
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile.index] += 1
+    return tuple(counts)
+
+
+def _present(counts: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(index for index, count in enumerate(counts) if count)
+
+
+def _distinct(counts: tuple[int, ...]) -> int:
+    return 34 - counts.count(0)
+
+
+def _odd(counts: tuple[int, ...]) -> int:
+    return counts.count(1) + counts.count(3)
+
+
+def _take_all(counts: tuple[int, ...], indices) -> tuple[int, ...]:
+    """Counts with one tile removed at each index."""
+    reduced = list(counts)
+    for index in indices:
+        reduced[index] -= 1
+    return tuple(reduced)
+
+
+ORPHANS = frozenset(tile for tile in PLAYING_TILES if tile.is_terminal_or_honor)
+HONORS = frozenset(tile for tile in PLAYING_TILES if tile.is_honor)
+KNITTED_PATTERNS: tuple[frozenset[Tile], ...] = tuple(
+    frozenset(Tile(suit, offset + 3 * step) for suit, offset in zip(order, (1, 2, 3)) for step in range(3))
+    for order in permutations(SUITED)
+)
+_ORPHANS = frozenset(tile.index for tile in ORPHANS)
+_PATTERNS = tuple(tuple(sorted(tile.index for tile in pattern)) for pattern in KNITTED_PATTERNS)
+_PATTERN_COUNTS = tuple(itemgetter(*pattern) for pattern in _PATTERNS)  # counts -> the 9 counts
+# the tiles honours-and-knitted may use, one entry per knitted pattern
+_KNITTED_OR_HONOR = tuple(frozenset(pattern) | {tile.index for tile in HONORS} for pattern in _PATTERNS)
+# concealed sets by (kind code, tile index), shared by every arrangement
+_CONCEALED = {
+    (code, tile.index): meld_of(kind, tile, True)
+    for code, kind in enumerate(_KINDS) for tile in PLAYING_TILES
+    if kind is not SetKind.CHOW or (tile.is_suited and tile.rank <= 7)
+}
+
+
+# ---- waits ---------------------------------------------------------------------------
+
+def waiting_tiles(tiles_without_win, melds=(), *, knitted: bool = False, sets: int = 4) -> frozenset[Tile]:
+    """Every tile that completes these standing tiles (one short of a winning hand)."""
+    tiles = tuple(tiles_without_win)
+    if len(tiles) + 3 * len(melds) != 3 * sets + 1:
+        return frozenset()
+    return _waits(_counts(tiles), tuple(melds), knitted, sets)
+
+
+def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...], knitted: bool, sets: int) -> frozenset[Tile]:
+    """waiting_tiles() on standing counts."""
+    found = _standard_waits(counts)
+    if not melds and sets == 4:
+        found |= _special_waits(counts, knitted)
+    if knitted and sets - len(melds) >= 3:
+        found |= _knitted_straight_waits(counts)
+    melded = [tile.index for meld in melds for tile in meld.tiles]
+    return frozenset(PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4)
+
+
+def _special_waits(counts: tuple[int, ...], knitted: bool) -> set[int]:
+    """Waits for seven pairs, thirteen orphans and honours-and-knitted (13 concealed tiles)."""
+    found: set[int] = set()
+    if _odd(counts) == 1:
+        found.update(index for index, count in enumerate(counts) if count % 2)
+    distinct = _distinct(counts)
+    if distinct < 12:
+        return found
+    present = _present(counts)
+    if present <= _ORPHANS:
+        found |= _ORPHANS - present if distinct == 12 else _ORPHANS
+    if knitted and distinct == 13:
+        for allowed in _KNITTED_OR_HONOR:
+            if present <= allowed:
+                found |= allowed - present
+    return found
+
+
+def _knitted_straight_waits(counts: tuple[int, ...]) -> set[int]:
+    """Waits that complete a knitted straight plus sets and a pair."""
+    found: set[int] = set()
+    for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
+        if pattern_counts(counts).count(0) > 1:
+            continue
+        missing = [index for index in pattern if not counts[index]]
+        if not missing:
+            found |= _standard_waits(_take_all(counts, pattern))
+        elif len(missing) == 1 and _is_standard(_take_all(_take(counts, missing[0], (-1,)), pattern)):
+            found.add(missing[0])
+    return found
+
+
+# ---- layouts: an arrangement before the winning tile is placed ------------------------
+
+Layout = tuple[Shape, tuple[Meld, ...], tuple[Tile, ...]]  # shape, sets, loose
+
+
+def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]):
+    """Every (sets incl. melds, pair last) split of the standing counts."""
+    segments = _segments(counts)
+    if sum(segment.has_pair for segment in segments) != 1:
+        return
+    for combination in product(*(segment.partitions for segment in segments)):
+        body, pair = [], []
+        for segment, parts in zip(segments, combination):
+            for rank, kind in parts:
+                (pair if kind == _PAIR else body).append(_CONCEALED[kind, segment.start + rank])
+        yield tuple(body) + melds + tuple(pair)
+
+
+def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int):
+    """Every layout of a complete hand."""
+    for found in _standard_sets(counts, hand.melds):
+        yield Shape.STANDARD, found, ()
+    if not hand.melds and sets == 4:
+        yield from _special_layouts(hand.standing, counts, knitted)
+    if knitted and sets - len(hand.melds) >= 3:
+        for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
+            if 0 not in pattern_counts(counts):
+                loose = tuple(PLAYING_TILES[index] for index in pattern)
+                for found in _standard_sets(_take_all(counts, pattern), hand.melds):
+                    yield Shape.KNITTED_STRAIGHT, found, loose
+
+
+def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitted: bool):
+    """Seven pairs, thirteen orphans and honours-and-knitted layouts of 14 concealed tiles."""
+    if _odd(counts) == 0:
+        pairs = tuple(
+            _CONCEALED[_PAIR, index] for index, count in enumerate(counts) for _ in range(count // 2)
+        )
+        yield Shape.SEVEN_PAIRS, pairs, ()
+    distinct = _distinct(counts)
+    if distinct < 13:
+        return
+    present = _present(counts)
+    if present == _ORPHANS:
+        yield Shape.THIRTEEN_ORPHANS, (), standing
+    if knitted and distinct == 14 and any(present <= allowed for allowed in _KNITTED_OR_HONOR):
+        yield Shape.HONORS_AND_KNITTED, (), standing
+
+
+def _wait_of(meld: Meld, win: Tile) -> Wait:
+    """The wait a winning tile completed in one set."""
+    if meld.kind is not SetKind.CHOW:
+        return {SetKind.PAIR: Wait.SINGLE, SetKind.PUNG: Wait.PUNG}[meld.kind]
+    position = win.rank - meld.first.rank
+    if position == 1:
+        return Wait.CLOSED
+    edge = (meld.first.rank == 7) if position == 0 else (meld.first.rank == 1)
+    return Wait.EDGE if edge else Wait.BOTH_SIDED
+
+
+def _placements(layout: Layout, win: Tile, waits: frozenset[Tile]):
+    """One Arrangement per distinct place the winning tile can take in the layout."""
+    shape, sets, loose = layout
+    if any(tile.index == win.index for tile in loose):
+        yield Arrangement(shape, sets, loose, None, Wait.KNITTED, waits)
+    seen: set[tuple[SetKind, int]] = set()
+    for index, meld in enumerate(sets):
+        key = (meld.kind, meld.first.index)
+        if meld.concealed and meld.first.index <= win.index <= meld.tiles[-1].index and key not in seen:
+            seen.add(key)
+            wait = Wait.KNITTED if shape is Shape.SEVEN_PAIRS else _wait_of(meld, win)
+            yield Arrangement(shape, sets, loose, index, wait, waits)
+
+
+def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arrangement, ...]:
+    """Every arrangement of a complete hand; () when it is not complete."""
+    counts = _counts(hand.standing)
+    if hand.tile_count != 3 * sets + 2 or not counts[hand.win.index]:
+        return ()
+    layouts = list(_layouts(hand, counts, knitted, sets))
+    if not layouts:
+        return ()
+    waits = _waits(_take(counts, hand.win.index, (1,)), hand.melds, knitted, sets)
+    return tuple(
+        arrangement for layout in layouts for arrangement in _placements(layout, hand.win, waits)
+    )
+
+
+def arrange(hand: Hand, *, tile_count: int = 14, knitted: bool = False) -> tuple[Arrangement, ...]:
+    """Validate and decompose; IncompleteHandError (with its waits) when not a winning hand."""
+    sets = (tile_count - 2) // 3
+    if hand.tile_count == tile_count - 1:
+        waiting = waiting_tiles(hand.standing, hand.melds, knitted=knitted, sets=sets)
+        raise IncompleteHandError(
+            f"{hand} is not complete: it has {hand.tile_count} tiles, one short of {tile_count}; "
+            + _describe_waits(waiting),
+            waiting,
+        )
+    hand.validate(tile_count)
+    arrangements = decompose(hand, knitted=knitted, sets=sets)
+    if not arrangements:
+        waiting = waiting_tiles(hand.without_win(), hand.melds, knitted=knitted, sets=sets)
+        raise IncompleteHandError(
+            f"{hand} is not a complete winning hand; without the winning tile {hand.win} "
+            + _describe_waits(waiting),
+            waiting,
+        )
+    return arrangements
+
+
+def _describe_waits(waiting: frozenset[Tile]) -> str:
+    if not waiting:
+        return "it is not one tile from winning"
+    return "it waits on " + " ".join(tile.code for tile in sorted(waiting))
