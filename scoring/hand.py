@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, cached_property
+from itertools import groupby
+from operator import attrgetter
 
-from scoring.tiles import NotationError, Suit, Tile, format_tiles, parse_tiles
+from scoring.tiles import NotationError, Suit, Tile, format_tiles, parse_tiles, tile_order
 
 
 class HandError(ValueError):
@@ -78,7 +80,7 @@ class Meld:
     @classmethod
     def from_tiles(cls, tiles, *, concealed: bool) -> Meld:
         """Classify tiles as a chow, pung, kong or pair; NotASetError otherwise."""
-        ordered = tuple(sorted(tiles))
+        ordered = tuple(sorted(tiles, key=tile_order))
         kind = _classify(ordered)
         if kind is None:
             raise NotASetError(_not_a_set(format_tiles(ordered)))
@@ -121,11 +123,16 @@ class Meld:
     def is_pung_or_kong(self) -> bool:
         return self.kind in (SetKind.PUNG, SetKind.KONG)
 
-    def __str__(self) -> str:
+    @cached_property
+    def text(self) -> str:
+        """The printed form (cached: sets are printed often)."""
         body = format_tiles(self.tiles)
         if not self.concealed:
             return f"[{body}]"
         return f"({body})" if self.kind is SetKind.KONG else body
+
+    def __str__(self) -> str:
+        return self.text
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
@@ -178,8 +185,8 @@ class Hand:
     win: Tile
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "standing", tuple(sorted(self.standing)))
-        object.__setattr__(self, "bonus", tuple(sorted(self.bonus)))
+        object.__setattr__(self, "standing", tuple(sorted(self.standing, key=tile_order)))
+        object.__setattr__(self, "bonus", tuple(sorted(self.bonus, key=tile_order)))
         object.__setattr__(self, "melds", tuple(self.melds))
         self._check_copies()
 
@@ -195,8 +202,9 @@ class Hand:
             if group[0] in _BRACKETS:
                 melds.append(Meld.parse(group))
                 continue
-            for tile in _group_tiles(group, group):
-                (bonus if tile.is_bonus else standing).append(tile)
+            tiles = _group_tiles(group, group)
+            standing += [tile for tile in tiles if tile.suit is not Suit.BONUS]
+            bonus += [tile for tile in tiles if tile.suit is Suit.BONUS]
         return cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
 
     def _check_copies(self) -> None:
@@ -256,11 +264,7 @@ class Hand:
 
 def _split_suits(tiles: tuple[Tile, ...]) -> str:
     """Sorted tiles as one group per suit: ``"123m 456p 11z"``."""
-    return " ".join(
-        format_tiles([tile for tile in tiles if tile.suit is suit])
-        for suit in Suit
-        if any(tile.suit is suit for tile in tiles)
-    )
+    return " ".join(format_tiles(run, sort=False) for _, run in groupby(tiles, key=attrgetter("suit")))
 
 
 def _winning_tile(win: str | Tile) -> Tile:

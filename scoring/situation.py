@@ -59,7 +59,7 @@ class Situation:
     @classmethod
     def from_keywords(cls, keywords: Mapping[str, object], options: Mapping[str, str] = {}) -> Situation:
         """Build from ``score()`` keywords; ``options`` names the rule set's extra keywords."""
-        common = {f.name for f in fields(cls)} - {"options"}
+        common = _COMMON
         unknown = sorted(set(keywords) - common - set(options))
         if unknown:
             valid = ", ".join(sorted(common | set(options)))
@@ -78,3 +78,6 @@ def _wind(name: str, value: object) -> Wind:
         return Wind.parse(value)
     except ValueError as error:
         raise SituationError(f"{name}: {error}") from None
+
+
+_COMMON = frozenset(f.name for f in fields(Situation)) - {"options"}

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
+from itertools import groupby
+from operator import attrgetter
 
 
 class NotationError(ValueError):
@@ -69,6 +71,8 @@ class Wind(Enum):
     WEST = "W"
     NORTH = "N"
 
+    __hash__ = object.__hash__  # identity hash (members are singletons): fast in hot loops
+
     @classmethod
     def parse(cls, text: str | Wind) -> Wind:
         """``"E"``, ``"east"``, ``"1z"`` (any case) or a Wind -> Wind."""
@@ -83,7 +87,7 @@ class Wind(Enum):
     @property
     def tile(self) -> Tile:
         """The wind's honour tile, 1z (East) to 4z (North)."""
-        return Tile(Suit.HONORS, list(Wind).index(self) + 1)
+        return _WIND_TILES[self]
 
     @property
     def next(self) -> Wind:
@@ -259,7 +263,8 @@ def _unicode_table() -> dict[Tile, str]:
     return {tile: chr(0x1F000 + offset) for offset, tile in enumerate(order)}
 
 
-_TILES = {tile: tile for tile in ALL_TILES}  # equal tile -> the shared instance
+_TILES = {tile: tile for tile in ALL_TILES}
+_WIND_TILES = {wind: ALL_TILES[27 + position] for position, wind in enumerate(Wind)}  # equal tile -> the shared instance
 _TO_UNICODE = _unicode_table()
 _FROM_UNICODE = {char: tile for tile, char in _TO_UNICODE.items()}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
@@ -319,11 +324,13 @@ def format_tiles(tiles, *, sort: bool = True) -> str:
     Sorted into the canonical order (m, p, s, z, f; ranks ascending) unless
     ``sort=False``, which keeps the given order.
     """
-    ordered = sorted(tiles) if sort else list(tiles)
-    text = ""
-    for position, tile in enumerate(ordered):
-        text += str(tile.rank)
-        last = position + 1 == len(ordered)
-        if last or ordered[position + 1].suit is not tile.suit:
-            text += tile.suit.value
-    return text
+    ordered = sorted(tiles, key=tile_order) if sort else tiles
+    return "".join(
+        "".join(_DIGITS[tile.rank] for tile in run) + suit.value
+        for suit, run in groupby(ordered, key=_SUIT_OF)
+    )
+
+
+tile_order = attrgetter("index")  # sort key: canonical tile order, faster than comparing tiles
+_SUIT_OF = attrgetter("suit")
+_DIGITS = "0123456789"

@@ -58,3 +58,9 @@ def find_ruleset(name: str) -> RuleSet:
             return ruleset
     valid = ", ".join(sorted(RULESETS)) or "none registered"
     raise UnknownRuleSetError(f"unknown rule set {name!r}: valid ids are {valid}")
+
+
+# Imported last: rule-set modules may import the names above.
+from scoring.rulesets.mcr import MCR  # noqa: E402
+
+register(MCR)
