@@ -1,0 +1,7 @@
+"""``python -m scoring``: the mahjong-score command."""
+
+import sys
+
+from scoring.cli import main
+
+sys.exit(main())
