@@ -9,19 +9,9 @@ from collections.abc import Sequence
 
 from scoring import RULESETS, score
 from scoring.breakdown import Breakdown
+from scoring.situation import FLAGS, WINDS
 
-_FLAGS = (
-    ("--self-drawn", "self_drawn", "the winning tile was drawn from the wall"),
-    ("--last-tile", "last_tile", "won on the last tile of the wall or the last discard"),
-    ("--kong-replacement", "kong_replacement", "won on a kong's replacement tile (also give --self-drawn)"),
-    ("--robbing-kong", "robbing_kong", "won by robbing a kong"),
-    ("--fourth-tile", "fourth_tile", "the winning tile is the last of its kind"),
-)
-_WINDS = (
-    ("--seat", "seat_wind", "the winner's seat wind"),
-    ("--round", "prevalent_wind", "the prevalent (round) wind"),
-    ("--discarder", "discarder", "seat wind of the player who discarded the winning tile"),
-)
+_WIND_FLAGS = {"seat_wind": "--seat", "prevalent_wind": "--round", "discarder": "--discarder"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,10 +23,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("hand", nargs="?", help="the hand, e.g. \"123m 456p 789s 11z [777p]\"")
     parser.add_argument("--rules", default="mcr", help="rule-set id (default mcr; see --list-rules)")
     parser.add_argument("--win", help="the winning tile, one of the standing tiles, e.g. 9s")
-    for flag, dest, text in _FLAGS:
-        parser.add_argument(flag, dest=dest, action="store_true", help=text)
-    for flag, dest, text in _WINDS:
-        parser.add_argument(flag, dest=dest, metavar="WIND", help=f"{text}: E, S, W or N")
+    for dest, text in FLAGS:
+        parser.add_argument("--" + dest.replace("_", "-"), dest=dest, action="store_true", help=text)
+    for dest, text in WINDS:
+        parser.add_argument(_WIND_FLAGS[dest], dest=dest, metavar="WIND", help=f"{text}: E, S, W or N")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule-set-specific situation keyword (repeatable)")
     parser.add_argument("--runners-up", type=int, default=0, metavar="N",
@@ -59,8 +49,8 @@ def _option(text: str) -> tuple[str, object]:
 
 def situation_keywords(args: argparse.Namespace) -> dict[str, object]:
     """The score() situation keywords given on the command line."""
-    keywords: dict[str, object] = {dest: True for _, dest, _ in _FLAGS if getattr(args, dest)}
-    keywords |= {dest: getattr(args, dest) for _, dest, _ in _WINDS if getattr(args, dest) is not None}
+    keywords: dict[str, object] = {dest: True for dest, _ in FLAGS if getattr(args, dest)}
+    keywords |= {dest: getattr(args, dest) for dest, _ in WINDS if getattr(args, dest) is not None}
     keywords |= dict(_option(text) for text in args.option)
     return keywords
 

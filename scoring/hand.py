@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache, cached_property
 from itertools import groupby
 from operator import attrgetter
 
-from scoring.tiles import NotationError, Suit, Tile, format_tiles, parse_tiles, tile_order
+from scoring.tiles import NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order
 
 
 class HandError(ValueError):
@@ -55,15 +54,13 @@ class IncompleteHandError(HandError):
         self.waiting = waiting
 
 
-class SetKind(Enum):
+class SetKind(SingletonEnum):
     """The kind of a set."""
 
     CHOW = "chow"
     PUNG = "pung"
     KONG = "kong"
     PAIR = "pair"
-
-    __hash__ = object.__hash__  # identity hash (members are singletons): fast in hot loops
 
 
 _BRACKETS = {"[": "]", "(": ")"}

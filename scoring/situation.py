@@ -13,8 +13,20 @@ class SituationError(ValueError):
     """An unknown or contradictory situation keyword."""
 
 
-_FLAGS = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "fourth_tile")
-_WINDS = ("seat_wind", "prevalent_wind", "discarder")
+# the yes/no situation keywords, with a one-line explanation each (for CLIs and forms)
+FLAGS: tuple[tuple[str, str], ...] = (
+    ("self_drawn", "the winning tile was drawn from the wall"),
+    ("last_tile", "won on the last tile of the wall or the last discard"),
+    ("kong_replacement", "won on a kong's replacement tile (a self-drawn tile)"),
+    ("robbing_kong", "won on the tile another player added to a melded pung"),
+    ("fourth_tile", "the winning tile is the last of its kind"),
+)
+# the wind keywords, with their explanations
+WINDS: tuple[tuple[str, str], ...] = (
+    ("seat_wind", "the winner's seat wind"),
+    ("prevalent_wind", "the prevalent (round) wind"),
+    ("discarder", "seat wind of the player who discarded the winning tile"),
+)
 # (flag, flag it needs (True) or excludes (False), why)
 _CONSISTENCY = (
     ("kong_replacement", "self_drawn", True, "a kong replacement tile is drawn: also set self_drawn"),
@@ -38,10 +50,10 @@ class Situation:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
-        for name in _FLAGS:
+        for name, _ in FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise SituationError(f"{name}={getattr(self, name)!r}: expected True or False")
-        for name in _WINDS:
+        for name, _ in WINDS:
             value = getattr(self, name)
             if value is not None or name != "discarder":
                 object.__setattr__(self, name, _wind(name, value))

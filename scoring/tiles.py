@@ -19,7 +19,13 @@ class NotationError(ValueError):
     """Text that is not valid tile notation; the message quotes it."""
 
 
-class Suit(Enum):
+class SingletonEnum(Enum):
+    """An Enum hashed by identity (members are singletons): cheap in hot loops."""
+
+    __hash__ = object.__hash__
+
+
+class Suit(SingletonEnum):
     """A suit letter; members are ordered m < p < s < z < f (canonical order)."""
 
     CHARACTERS = "m"
@@ -27,8 +33,6 @@ class Suit(Enum):
     BAMBOO = "s"
     HONORS = "z"
     BONUS = "f"
-
-    __hash__ = object.__hash__  # identity hash (members are singletons): fast in hot loops
 
     @property
     def order(self) -> int:
@@ -63,15 +67,13 @@ _SUIT_SIZE = {Suit.CHARACTERS: 9, Suit.DOTS: 9, Suit.BAMBOO: 9, Suit.HONORS: 7, 
 SUITED = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
 
 
-class Wind(Enum):
+class Wind(SingletonEnum):
     """A seat or round wind."""
 
     EAST = "E"
     SOUTH = "S"
     WEST = "W"
     NORTH = "N"
-
-    __hash__ = object.__hash__  # identity hash (members are singletons): fast in hot loops
 
     @classmethod
     def parse(cls, text: str | Wind) -> Wind:
