@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, cached_property
 from itertools import permutations, product
 from operator import itemgetter
 
@@ -75,6 +75,11 @@ class Arrangement:
         return self.sets[: self.winning_set] + (exposed,) + self.sets[self.winning_set + 1:]
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The sets as printed, knitted or orphan tiles first (cached)."""
         groups = [format_tiles(self.loose)] if self.loose else []
         return " ".join(groups + [str(meld) for meld in self.sets])
 

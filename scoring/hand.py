@@ -250,6 +250,11 @@ class Hand:
         return self.standing[:position] + self.standing[position + 1:]
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical printed form (cached)."""
         groups = [_split_suits(self.standing)] + [str(meld) for meld in self.melds]
         if self.bonus:
             groups.append(format_tiles(self.bonus))

@@ -80,10 +80,9 @@ class Wind(SingletonEnum):
         """``"E"``, ``"east"``, ``"1z"`` (any case) or a Wind -> Wind."""
         if isinstance(text, Wind):
             return text
-        key = str(text).strip().upper()
-        for wind in cls:
-            if key in (wind.value, wind.name, wind.tile.code.upper()):
-                return wind
+        wind = _WIND_NAMES.get(str(text).strip().upper())
+        if wind is not None:
+            return wind
         raise NotationError(f"unknown wind {text!r}: use one of E, S, W, N")
 
     @property
@@ -266,7 +265,10 @@ def _unicode_table() -> dict[Tile, str]:
 
 
 _TILES = {tile: tile for tile in ALL_TILES}
-_WIND_TILES = {wind: ALL_TILES[27 + position] for position, wind in enumerate(Wind)}  # equal tile -> the shared instance
+_WIND_TILES = {wind: ALL_TILES[27 + position] for position, wind in enumerate(Wind)}
+_WIND_NAMES = {
+    name: wind for wind in Wind for name in (wind.value, wind.name, _WIND_TILES[wind].code.upper())
+}  # equal tile -> the shared instance
 _TO_UNICODE = _unicode_table()
 _FROM_UNICODE = {char: tile for tile, char in _TO_UNICODE.items()}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
