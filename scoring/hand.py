@@ -236,13 +236,21 @@ class Hand:
         if self.tile_count != tile_count:
             raise WrongTileCountError(
                 f"{self} has {self.tile_count} tiles (each kong counting as 3); "
-                f"a winning hand in this rule set has {tile_count}"
+                f"a winning hand in this rule set has {tile_count}{self._kong_hint()}"
             )
         if self.win not in self.standing:
             raise WinningTileError(
                 f"the winning tile {self.win} is not among the concealed standing tiles "
                 f"{format_tiles(self.standing)!r}: include it there"
             )
+
+    def _kong_hint(self) -> str:
+        """A hint when four identical standing tiles were probably meant as a kong."""
+        fours = sorted({tile for tile in self.standing if self.standing.count(tile) == 4}, key=tile_order)
+        if not fours:
+            return ""
+        kong = format_tiles((fours[0],) * 4)
+        return f" (four {fours[0]} standing: write a kong as [{kong}] if exposed or ({kong}) if concealed)"
 
     def without_win(self) -> tuple[Tile, ...]:
         """The standing tiles with one copy of the winning tile removed."""

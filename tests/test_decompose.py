@@ -1,5 +1,7 @@
 """Decomposition into every arrangement, winning sets, waits and wait shapes."""
 
+import random
+
 import pytest
 
 from scoring.decompose import Shape, Wait, arrange, decompose, waiting_tiles
@@ -212,18 +214,68 @@ def test_arrange_other_count_and_win_errors():
         arrange(Hand.parse("123m 456p 789s 11z [555z]", win="5z"))
 
 
-def test_random_hands_agree_with_brute_force_waits():
-    """waiting_tiles equals trying every tile (standard shapes), on varied hands."""
-    import random
+PLAYING = [tile for tile in ALL_TILES if tile.suit is not Suit.BONUS]
 
-    rng = random.Random(7)
-    playing = [tile for tile in ALL_TILES if tile.suit is not Suit.BONUS]
+
+def naive_splits(tiles: tuple[Tile, ...], sets: int, pair: bool) -> set[tuple[str, ...]]:
+    """Every split into sets and a pair by plain recursion over the whole hand (the oracle)."""
+    if not tiles:
+        return {()} if sets == 0 and not pair else set()
+    first = tiles[0]
+    groups = [("pair", [first] * 2, pair), ("pung", [first] * 3, sets > 0)]
+    if first.is_suited and first.rank <= 7:
+        groups.append(("chow", [Tile(first.suit, first.rank + step) for step in range(3)], sets > 0))
+    found = set()
+    for kind, group, allowed in groups:
+        remaining = list(tiles)
+        if not allowed or any(remaining.count(tile) < group.count(tile) for tile in group):
+            continue
+        for tile in group:
+            remaining.remove(tile)
+        rest = naive_splits(tuple(remaining), sets - (kind != "pair"), pair and kind != "pair")
+        found |= {tuple(sorted((f"{kind} {first}",) + split)) for split in rest}
+    return found
+
+
+def random_complete_hand(rng) -> tuple[Tile, ...]:
+    """Four random sets (chow or pung) and a pair, within four copies of each tile."""
+    while True:
+        tiles = []
+        for _ in range(4):
+            first = rng.choice(PLAYING)
+            chow = first.is_suited and first.rank <= 7 and rng.random() < 0.6
+            tiles += [Tile(first.suit, first.rank + step) for step in range(3)] if chow else [first] * 3
+        tiles += [rng.choice(PLAYING)] * 2
+        if all(tiles.count(tile) <= 4 for tile in tiles):
+            return tuple(sorted(tiles))
+
+
+def test_standard_arrangements_match_a_naive_oracle():
+    rng = random.Random(11)
     for _ in range(300):
-        wall = [tile for tile in playing for _ in range(4)]
-        rng.shuffle(wall)
-        tiles = tuple(sorted(wall[:13]))
+        tiles = random_complete_hand(rng)
+        win = rng.choice(tiles)
+        layouts = {
+            tuple(sorted(f"{meld.kind.value} {meld.first}" for meld in a.sets))
+            for a in decompose(Hand(tiles, (), (), win)) if a.shape is Shape.STANDARD
+        }
+        assert layouts == naive_splits(tiles, 4, True), tiles
+
+
+def test_random_hands_agree_with_brute_force_waits():
+    """waiting_tiles equals trying every tile (all shapes), on random and near-complete hands."""
+    rng = random.Random(7)
+    for round_ in range(400):
+        if round_ % 2:
+            tiles = list(random_complete_hand(rng))
+            tiles.remove(rng.choice(tiles))
+        else:
+            wall = [tile for tile in PLAYING for _ in range(4)]
+            rng.shuffle(wall)
+            tiles = wall[:13]
+        tiles = tuple(sorted(tiles))
         brute = {
-            tile for tile in playing
+            tile for tile in PLAYING
             if tiles.count(tile) < 4 and decompose(Hand(tiles + (tile,), (), (), tile), knitted=True)
         }
         assert waiting_tiles(tiles, knitted=True) == brute, tiles

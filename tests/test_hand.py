@@ -116,6 +116,11 @@ def test_wrong_tile_count(text, count):
         Hand.parse(text, win="1m").validate(tile_count=14)
 
 
+def test_wrong_count_hints_at_an_undeclared_kong():
+    with pytest.raises(WrongTileCountError, match=r"write a kong as \[1111z\] if exposed or \(1111z\)"):
+        Hand.parse("1111z 123m 456p 789s 55z", win="5z").validate(tile_count=14)
+
+
 def test_sixteen_tile_count():
     hand = Hand.parse("123m 456m 789m 123p 456p 11z", win="1z")
     hand.validate(tile_count=17)
