@@ -42,7 +42,14 @@ class Wait(Enum):
 
 @dataclass(frozen=True)
 class Arrangement:
-    """One way to read a complete hand, and where the winning tile went."""
+    """One way to read a complete hand, and where the winning tile went.
+
+    ``sets`` lists the concealed standing sets in tile order, then the
+    declared melds as given, then the pair (seven pairs: the seven pairs in
+    tile order; thirteen orphans and honours-and-knitted: no sets, every tile
+    in ``loose``; knitted straight: its nine tiles in ``loose``). Concealed
+    standing sets are shared instances, so comparing them is cheap.
+    """
 
     shape: Shape
     sets: tuple[Meld, ...]
