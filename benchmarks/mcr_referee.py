@@ -39,7 +39,7 @@ def tile_code(tile: int) -> str:
     return f"{tile % 9 + 1}{SUITS[tile // 9]}"
 
 
-def format_group(tiles: list[int] | tuple[int, ...], suffix_every_suit: bool = True) -> str:
+def format_group(tiles: list[int] | tuple[int, ...]) -> str:
     """Project notation of some tiles, per suit: [0, 1, 2, 27, 27] -> '123m11z'."""
     out = []
     for s, letter in enumerate(SUITS):
@@ -458,16 +458,25 @@ def referee_fans(deal: Deal) -> Fans:
     return out
 
 
-def project_fans(deal: Deal) -> Fans:
-    """This project's fans for a deal (name -> (value, count))."""
-    from scoring import score
-
-    breakdown = score(deal.hand, ruleset="mcr", win=deal.win_code, **deal.situation.kwargs())
+def _fans(items) -> Fans:
     out: dict[str, tuple[int, int]] = {}
-    for item in breakdown.items:
+    for item in items:
         value, count = out.get(item.name, (item.value, 0))
         out[item.name] = (value, count + item.count)
     return out
+
+
+def project_result(deal: Deal) -> tuple[Fans, tuple[Fans, ...]]:
+    """This project's fans for a deal, and those of each runner-up arrangement."""
+    from scoring import score
+
+    breakdown = score(deal.hand, ruleset="mcr", win=deal.win_code, **deal.situation.kwargs())
+    return _fans(breakdown.items), tuple(_fans(r.items) for r in breakdown.runners_up)
+
+
+def points(fans: Fans) -> int:
+    """Fan total without flowers."""
+    return sum(value * count for name, (value, count) in fans.items() if name != FLOWERS)
 
 
 @dataclass(frozen=True)
@@ -502,25 +511,185 @@ def compare(project: Fans, referee: Fans) -> Disagreement | None:
     return None
 
 
-def referee(deal: Deal) -> Disagreement | None:
+# --------------------------------------------------------------------------
+# pymahjonggb's divergences from the card: each investigated, documented in
+# docs/rules/mcr-referee.md, applied only when its condition holds.
+
+#: Hands where pymahjonggb drops Fully Concealed Hand together with Concealed Hand.
+NO_FULLY_CONCEALED = frozenset({
+    "Seven Pairs", "Seven Shifted Pairs", "Thirteen Orphans", "Greater Honors and Knitted Tiles",
+    "Lesser Honors and Knitted Tiles", "Four Concealed Pungs", "Nine Gates",
+})
+
+
+def _without(fans: Fans, *names: str) -> dict[str, tuple[int, int]]:
+    return {name: vc for name, vc in fans.items() if name not in names}
+
+
+def _fully_concealed_applies(deal: Deal, fans: Fans) -> bool:
+    return (deal.situation.self_drawn and not any(m.exposed for m in deal.melds)
+            and "Fully Concealed Hand" not in fans and bool(NO_FULLY_CONCEALED & fans.keys()))
+
+
+def _fully_concealed(fans: Fans, project: Fans) -> Fans:
+    return {**_without(fans, "Self-Drawn"), "Fully Concealed Hand": (4, 1)}
+
+
+def _nine_gates_applies(deal: Deal, fans: Fans) -> bool:
+    return "Nine Gates" in fans and "Pung of Terminals or Honors" in fans
+
+
+def _nine_gates(fans: Fans, project: Fans) -> Fans:
+    return _without(fans, "Pung of Terminals or Honors")
+
+
+WAIT_FANS = ("Edge Wait", "Closed Wait", "Single Wait")
+
+
+def formal_waits(deal: Deal) -> frozenset[int]:
+    """The tiles pymahjonggb's wait test sees the hand waiting on (four sets
+    and a pair, plus seven pairs when nothing is declared): shape only."""
+    import MahjongGB
+
+    packs, standing = referee_args(deal)[:2]
+    tests = [MahjongGB.RegularShanten] + ([MahjongGB.SevenPairsShanten] if not packs else [])
+    found = set()
+    for test in tests:
+        shanten, useful = test(standing)
+        if shanten == 0:
+            found.update(REFEREE_TILE.index(code) for code in useful)
+    return frozenset(found)
+
+
+def _held_four_applies(deal: Deal, fans: Fans) -> bool:
+    tiles = deal.all_tiles()
+    tiles.remove(deal.win)
+    waits = formal_waits(deal)
+    real = {t for t in waits if tiles.count(t) < 4}
+    return len(waits) > 1 and real == {deal.win}
+
+
+def _held_four(fans: Fans, project: Fans) -> Fans:
+    missing = [name for name in WAIT_FANS if name in project and name not in fans]
+    return {**fans, **{name: project[name] for name in missing[:1]}} if len(missing) == 1 else fans
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """A documented pymahjonggb divergence: when it applies (to the deal and
+    pymahjonggb's fans) and the card's fans it corrects them to."""
+
+    name: str
+    reason: str
+    applies: Callable[[Deal, Fans], bool]
+    correct: Callable[[Fans, Fans], Fans]  # (pymahjonggb's fans, project's fans) -> corrected
+
+
+DIVERGENCES: tuple[Divergence, ...] = (
+    Divergence(
+        "fully concealed special hand",
+        "a self-drawn concealed Seven Pairs / Seven Shifted Pairs / Thirteen Orphans / Honors and "
+        "Knitted / Four Concealed Pungs / Nine Gates gets Fully Concealed Hand (card: only Concealed "
+        "Hand is excluded); pymahjonggb gives Self-Drawn instead",
+        _fully_concealed_applies, _fully_concealed,
+    ),
+    Divergence(
+        "nine gates pungs",
+        "Nine Gates excludes Pung of Terminals or Honors (card); pymahjonggb removes only one of two",
+        _nine_gates_applies, _nine_gates,
+    ),
+    Divergence(
+        "waits on a tile held four times",
+        "a tile the hand already holds all four of cannot be the winning tile, so the hand waits "
+        "solely on the other one (Edge/Closed/Single Wait count, card); pymahjonggb's wait test "
+        "is by shape only and also counts such a tile (a fifth copy, or one whose four copies "
+        "are in the hand's own kong)",
+        _held_four_applies, _held_four,
+    ),
+)
+ARRANGEMENT_CHOICE = "arrangement choice"
+
+
+def _choice_explained(best: Fans, runner_up: Fans, referee: Fans) -> bool:
+    """pymahjonggb chose another arrangement, scored exactly like the project's
+    runner-up: a tie, or pymahjonggb undervaluing the project's choice by the
+    Fully Concealed Hand divergence (4 fan at most)."""
+    if compare(runner_up, referee) is not None:
+        return False
+    gap = points(best) - points(runner_up)
+    undervalued = "Fully Concealed Hand" in best and bool(NO_FULLY_CONCEALED & best.keys())
+    return gap == 0 or (undervalued and 0 < gap <= 4)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One deal compared: the raw disagreement (documented normalisations
+    only), the divergences applied, and what remains unexplained."""
+
+    raw: Disagreement | None
+    divergences: tuple[str, ...]
+    remaining: Disagreement | None
+
+
+def referee(deal: Deal) -> Verdict:
     """Compare one deal."""
-    return compare(project_fans(deal), referee_fans(deal))
+    project, runners_up = project_result(deal)
+    fans = referee_fans(deal)
+    raw = compare(project, fans)
+    applied = []
+    for divergence in DIVERGENCES:
+        if raw and divergence.applies(deal, fans):
+            corrected = divergence.correct(fans, project)
+            if corrected != fans:
+                fans = corrected
+                applied.append(divergence.name)
+    remaining = raw and compare(project, fans)
+    if remaining and any(_choice_explained(project, r, fans) for r in runners_up):
+        applied.append(ARRANGEMENT_CHOICE)
+        remaining = None
+    return Verdict(raw, tuple(applied), remaining)
 
 
-def run(n: int, seed: int) -> tuple[int, Counter, dict[str, list[Deal]]]:
-    """Compare `n` deals: (agreements, category counts, examples per category)."""
-    agree, categories, examples = 0, Counter(), {}
+@dataclass
+class Tally:
+    """Counts over many deals, with example deals per category."""
+
+    hands: int = 0
+    raw_agree: int = 0
+    agree: int = 0
+    divergences: Counter = field(default_factory=Counter)
+    categories: Counter = field(default_factory=Counter)
+    examples: dict[str, list[Deal]] = field(default_factory=dict)
+
+    def add(self, deal: Deal, verdict: Verdict, keep: int) -> None:
+        self.hands += 1
+        self.raw_agree += verdict.raw is None
+        self.agree += verdict.remaining is None
+        self.divergences.update(verdict.divergences)
+        key = verdict.remaining.category if verdict.remaining else None
+        if key:
+            self.categories[key] += 1
+        for name in ([key] if key else []) + [f"[{d}]" for d in verdict.divergences]:
+            bucket = self.examples.setdefault(name, [])
+            if len(bucket) < keep:
+                bucket.append(deal)
+
+
+def run(n: int, seed: int, keep: int = 3) -> Tally:
+    """Compare `n` deals."""
+    tally = Tally()
     for deal in deals(n, seed):
         try:
             verdict = referee(deal)
         except ValueError as exc:  # the project refused the hand
-            verdict = Disagreement((f"error {type(exc).__name__}",), ())
-        if verdict is None:
-            agree += 1
-            continue
-        categories[verdict.category] += 1
-        examples.setdefault(verdict.category, []).append(deal)
-    return agree, categories, examples
+            failure = Disagreement((f"error {type(exc).__name__}: {exc}",), ())
+            verdict = Verdict(failure, (), failure)
+        tally.add(deal, verdict, keep)
+    return tally
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / max(whole, 1):.4f} %)"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -529,13 +698,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--examples", type=int, default=2, help="example hands printed per category")
     args = parser.parse_args(argv)
-    agree, categories, examples = run(args.hands, args.seed)
-    print(f"{agree}/{args.hands} hands agree ({100 * agree / args.hands:.4f} %), seed {args.seed}")
-    for category, count in categories.most_common():
-        print(f"{count:8d}  {category}")
-        for deal in examples[category][: args.examples]:
+    tally = run(args.hands, args.seed, args.examples)
+    print(f"seed {args.seed}: identical fan lists after the documented normalisations: "
+          f"{_percent(tally.raw_agree, tally.hands)}")
+    print(f"agreeing once pymahjonggb's investigated divergences are corrected: {_percent(tally.agree, tally.hands)}")
+    for name, count in tally.divergences.most_common():
+        print(f"{count:8d}  [{name}]")
+        for deal in tally.examples[f"[{name}]"][: args.examples]:
             print(f"          {deal}")
-    return 0 if agree == args.hands else 1
+    print("unexplained disagreements:" if tally.categories else "unexplained disagreements: none")
+    for category, count in tally.categories.most_common():
+        print(f"{count:8d}  {category}")
+        for deal in tally.examples[category][: args.examples]:
+            print(f"          {deal}")
+    return 0 if tally.agree == tally.hands else 1
 
 
 if __name__ == "__main__":

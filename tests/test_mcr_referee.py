@@ -8,10 +8,14 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mcr_referee import (
+    ARRANGEMENT_CHOICE,
+    DIVERGENCES,
     Deal,
     Kind,
+    Situation,
     compare,
     deals,
+    referee,
     referee_args,
     referee_fans,
 )
@@ -119,3 +123,44 @@ def test_normalisation_of_documented_differences():
     verdict = compare({"Single Wait": (1, 1)}, {"Edge Wait": (1, 1), "Tile Hog": (2, 2)})
     assert verdict.category == "+Single Wait -Edge Wait -Tile Hog x2"
 
+
+
+@pytest.fixture(scope="module")
+def verdicts(sample) -> list:
+    return [referee(deal) for deal in sample]
+
+
+def test_every_hand_agrees_with_the_referee(sample, verdicts):
+    """Name by name and count by count, after the documented normalisations and
+    the investigated pymahjonggb divergences (docs/rules/mcr-referee.md)."""
+    unexplained = [(str(deal), v.remaining.category) for deal, v in zip(sample, verdicts) if v.remaining]
+    assert unexplained == []
+
+
+def test_divergences_stay_narrow(verdicts):
+    """Each exception explains only what it is about: rare, and most hands agree outright."""
+    applied = Counter(name for v in verdicts for name in v.divergences)
+    assert set(applied) <= {d.name for d in DIVERGENCES} | {ARRANGEMENT_CHOICE}
+    assert sum(v.raw is None for v in verdicts) > 0.85 * HANDS
+    assert applied[ARRANGEMENT_CHOICE] < 0.002 * HANDS
+    assert all(count < 0.2 * HANDS for count in applied.values())
+
+
+@pytest.mark.parametrize(("hand", "win", "flags", "divergence"), [
+    ("19m 19p 19s 12345567z", "9m", {"self_drawn": True}, "fully concealed special hand"),
+    ("11123455678999s", "5s", {}, "nine gates pungs"),
+    ("789m 22223444s [789p]", "3s", {}, "waits on a tile held four times"),
+    ("88899s (9999m) [777p] (7777s)", "9s", {}, "waits on a tile held four times"),
+])
+def test_known_divergences(hand, win, flags, divergence):
+    verdict = referee(Deal.parse(hand, win, Situation(**flags)))
+    assert verdict.raw is not None and verdict.divergences == (divergence,) and verdict.remaining is None
+
+
+def test_a_real_disagreement_is_caught():
+    """The comparison fails when a fan is missing on one side."""
+    deal = Deal.parse("123m 456m 789m 123p 55z", "5z")
+    fans = referee_fans(deal)
+    assert compare(fans, fans) is None
+    broken = {name: vc for name, vc in fans.items() if name != "Pure Straight"}
+    assert compare(broken, fans).category == "-Pure Straight"
