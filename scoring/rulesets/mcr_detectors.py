@@ -314,7 +314,7 @@ WAIT_FANS = {Wait.EDGE: P.EDGE_WAIT, Wait.CLOSED: P.CLOSED_WAIT, Wait.SINGLE: P.
 def wait_fans(v: View, table: Table) -> None:
     """Edge/Closed/Single Wait: only when the hand waited on exactly one tile."""
     arrangement = v.arrangement
-    if len(arrangement.waits) == 1 and v.hand.win not in arrangement.loose:
+    if len(arrangement.waits) == 1:
         pattern = WAIT_FANS.get(arrangement.wait)
         if pattern is not None:
             table[pattern] += 1
