@@ -9,13 +9,12 @@ exposed chow, pung or kong and ``(...)`` a concealed kong::
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import groupby
 from operator import attrgetter
 
-from scoring.tiles import NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order
+from scoring.tiles import ALL_TILES, NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order
 
 
 class HandError(ValueError):
@@ -86,22 +85,7 @@ class Meld:
     @classmethod
     def parse(cls, text: str) -> Meld:
         """``"[234m]"`` exposed, ``"(5555s)"`` concealed kong, ``"234m"`` concealed set."""
-        body = text.strip()
-        opener = body[:1] if body[:1] in _BRACKETS else ""
-        if opener:
-            if not body.endswith(_BRACKETS[opener]):
-                raise UnknownTokenError(f"unknown token {text!r}: {opener!r} is never closed")
-            body = body[1:-1]
-        tiles = _group_tiles(text, body)
-        if _classify(tuple(sorted(tiles))) in (None, SetKind.PAIR) and opener:
-            raise NotASetError(_not_a_set(text))
-        meld = cls.from_tiles(tiles, concealed=opener != "[")
-        if opener == "(" and meld.kind is not SetKind.KONG:
-            raise NotASetError(
-                f"{text!r}: parentheses mark a concealed kong (four identical tiles, e.g. "
-                "(5555s)); write other sets as bare tiles or [...] when exposed"
-            )
-        return meld
+        return _parse_meld(text)
 
     @property
     def first(self) -> Tile:
@@ -135,6 +119,29 @@ class Meld:
         return f"Meld.parse({str(self)!r})"
 
 
+@cache
+def _parse_meld(text: str) -> Meld:
+    """Meld.parse (cached: the same few sets are parsed again and again)."""
+    body = text.strip()
+    opener = body[:1] if body[:1] in _BRACKETS else ""
+    if opener:
+        if not body.endswith(_BRACKETS[opener]):
+            raise UnknownTokenError(f"unknown token {text!r}: {opener!r} is never closed")
+        body = body[1:-1]
+    try:
+        meld = Meld.from_tiles(_group_tiles(text, body), concealed=opener != "[")
+    except NotASetError:
+        raise NotASetError(_not_a_set(text)) from None
+    if opener and meld.kind is SetKind.PAIR:
+        raise NotASetError(_not_a_set(text))
+    if opener == "(" and meld.kind is not SetKind.KONG:
+        raise NotASetError(
+            f"{text!r}: parentheses mark a concealed kong (four identical tiles, e.g. "
+            "(5555s)); write other sets as bare tiles or [...] when exposed"
+        )
+    return meld
+
+
 def _not_a_set(text: str) -> str:
     return (
         f"{text!r} is not a set: a set is a chow (three in sequence in one suit, "
@@ -144,6 +151,8 @@ def _not_a_set(text: str) -> str:
 
 def _classify(tiles: tuple[Tile, ...]) -> SetKind | None:
     """The kind of sorted tiles, or None when they are not a set."""
+    if not tiles or tiles[0].is_bonus:
+        return None
     if len(set(tiles)) == 1:
         return {2: SetKind.PAIR, 3: SetKind.PUNG, 4: SetKind.KONG}.get(len(tiles))
     if len(tiles) == 3 and tiles[0].is_suited and len({tile.suit for tile in tiles}) == 1:
@@ -162,9 +171,8 @@ def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
         raise UnknownTokenError(f"unknown token{context}: {error}") from None
 
 
-@cache
 def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
-    """The (shared) Meld of a kind starting at ``first``."""
+    """The Meld of a kind starting at ``first``."""
     if kind is SetKind.CHOW:
         tiles = tuple(Tile(first.suit, first.rank + step) for step in range(3))
     else:
@@ -205,16 +213,15 @@ class Hand:
         return cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
 
     def _check_copies(self) -> None:
-        counts = Counter(self.tiles)
-        for tile, count in counts.items():
-            if count > 4:
-                raise TooManyCopiesError(f"{count} copies of {tile}: there are only four of each tile")
+        counts = [0] * len(ALL_TILES)
+        for tile in self.tiles:
+            counts[tile.index] += 1
+        if max(counts) > 4:
+            tile = ALL_TILES[counts.index(max(counts))]
+            raise TooManyCopiesError(f"{max(counts)} copies of {tile}: there are only four of each tile")
         for tile in self.bonus:
-            if counts[tile] > 1:
+            if counts[tile.index] > 1:
                 raise DuplicateBonusError(f"bonus tile {tile} is given twice: each exists once")
-        for meld in self.melds:
-            if any(tile.is_bonus for tile in meld.tiles):
-                raise NotASetError(f"{meld}: bonus tiles never form sets; write them as a bare group")
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
