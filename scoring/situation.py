@@ -55,7 +55,7 @@ class Situation:
                 raise SituationError(f"{name}={getattr(self, name)!r}: expected True or False")
         for name, _ in WINDS:
             value = getattr(self, name)
-            if value is not None or name != "discarder":
+            if not isinstance(value, Wind) and (value is not None or name != "discarder"):
                 object.__setattr__(self, name, _wind(name, value))
         self._check_consistency()
 

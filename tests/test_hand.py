@@ -87,12 +87,13 @@ def test_hand_fields():
         ("[891s]", "1m", NotASetError, "is not a set"),
         ("(555s)", "1m", NotASetError, "concealed kong"),
         ("[1234f]", "1m", NotASetError, "is not a set"),
+        ("[111f]", "1m", NotASetError, "is not a set"),
         ("11m 1f 1f", "1m", DuplicateBonusError, "1f is given twice"),
         ("11m", "1x", UnknownTokenError, "winning tile"),
         ("11m 1f", "1f", WinningTileError, "bonus tile"),
     ],
     ids=["token", "word", "unclosed", "empty", "five", "five-melds", "not-chow", "pair-meld",
-         "mixed-suits", "wrap", "paren-pung", "bonus-set", "dup-bonus", "bad-win", "bonus-win"],
+         "mixed-suits", "wrap", "paren-pung", "bonus-set", "bonus-pung", "dup-bonus", "bad-win", "bonus-win"],
 )
 def test_parse_errors(text, win, error, message):
     with pytest.raises(error, match=message):
