@@ -60,6 +60,21 @@ def test_nine_gates_waits_on_all_nine(extra):
     assert all(codes(a.waits) == "1m 2m 3m 4m 5m 6m 7m 8m 9m" for a in arrangements)
 
 
+@pytest.mark.parametrize(
+    "win, expected",
+    [
+        ("1m", [("123m 111m 456p 789s 22m", "BOTH_SIDED"), ("123m 111m 456p 789s 22m", "PUNG")]),
+        ("2m", [("123m 222m 456p 789s 11m", "CLOSED"), ("123m 222m 456p 789s 11m", "PUNG")]),
+        ("3m", [("111m 222m 456p 789s 33m", "SINGLE")]),
+        ("4m", [("111m 234m 456p 789s 22m", "BOTH_SIDED")]),
+    ],
+)
+def test_1112223m_every_wait(win, expected):
+    arrangements = read(f"1112223m 456p 789s {win}", win)
+    assert [(str(a), a.wait.name) for a in arrangements] == expected
+    assert all(codes(a.waits) == "1m 2m 3m 4m" for a in arrangements)
+
+
 def test_winning_tile_in_several_sets_gives_one_arrangement_per_place():
     arrangements = read("123m 345m 567p 789s 11z", "3m")
     assert sorted(summary(a)[2:] for a in arrangements) == [("123m", "EDGE"), ("345m", "BOTH_SIDED")]
