@@ -8,7 +8,6 @@ and each suit's splits are cached, so even 1112345678999m + 1 tile is fast.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache, cached_property
@@ -16,7 +15,7 @@ from itertools import permutations, product
 from operator import itemgetter
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
-from scoring.tiles import PLAYING_TILES, SUITED, Suit, Tile, format_tiles
+from scoring.tiles import PLAYING_TILES, SUITED, Tile, format_tiles
 
 
 class Shape(Enum):

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from scoring.cli import main, render
 from scoring.breakdown import Breakdown, Exclusion, Item, Payment
+from scoring.cli import main, render
 from scoring.tiles import Wind
 
 HAND = "123m 456p 789s 11z [777p]"
@@ -75,7 +75,10 @@ def test_errors_exit_2_with_a_message_and_no_traceback(capsys, argv, message):
     assert re.search(message, err)
 
 
-@pytest.mark.parametrize("argv", [[], [HAND], ["--runners-up", "x", HAND, "--win", "1z"]], ids=["nothing", "no-win", "bad-n"])
+@pytest.mark.parametrize(
+    "argv", [[], [HAND], ["--runners-up", "x", HAND, "--win", "1z"], [HAND, "--win", "1z", "--runners-up", "-1"]],
+    ids=["nothing", "no-win", "bad-n", "negative-n"],
+)
 def test_usage_errors_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as caught:
         main(argv)
