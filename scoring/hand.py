@@ -174,7 +174,9 @@ def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
 def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
     """The Meld of a kind starting at ``first``."""
     if kind is SetKind.CHOW:
-        tiles = tuple(Tile(first.suit, first.rank + step) for step in range(3))
+        if not first.is_suited or first.rank > 7:
+            raise NotASetError(f"no chow starts at {first}: a chow runs from 1-7 to 3-9 of one suit")
+        tiles = ALL_TILES[first.index: first.index + 3]
     else:
         tiles = (first,) * {SetKind.PAIR: 2, SetKind.PUNG: 3, SetKind.KONG: 4}[kind]
     return Meld(kind, tiles, concealed)
