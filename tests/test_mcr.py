@@ -1,6 +1,8 @@
 """MCR scoring: one hand for every one of the 81 fans, and the cases users report as bugs."""
 
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -242,3 +244,11 @@ def test_situation_checks(hand, win, situation, note, items):
 def test_to_dict_is_json_ready():
     data = score("123m 456m 789m 234p 55p", ruleset="mcr", win="5p").to_dict()
     assert data["ruleset"] == "mcr" and data["unit"] == "fan" and data["items"][0]["name"] == "Pure Straight"
+
+
+def test_documented_exclusion_table_matches_the_code():
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "mcr.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| (.+?) \| (\d+) \| (.+?) \|$", doc, flags=re.M)
+    documented = {Pattern(name): frozenset(Pattern(other) for other in excluded.split(", "))
+                  for _, name, _, excluded in rows}
+    assert documented == EXCLUDES
