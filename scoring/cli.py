@@ -7,9 +7,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from scoring import RULESETS, score
+from scoring import RULESETS, find_ruleset, score
 from scoring.breakdown import Breakdown
-from scoring.situation import FLAGS, WINDS
+from scoring.situation import FLAGS, WINDS, Situation
 
 _WIND_FLAGS = {"seat_wind": "--seat", "prevalent_wind": "--round", "discarder": "--discarder"}
 
@@ -63,12 +63,14 @@ def list_rules() -> str:
     return "\n".join(lines)
 
 
-def render(breakdown: Breakdown) -> str:
+def render(breakdown: Breakdown, situation: Situation | None = None) -> str:
     """An itemised plain-text table."""
     rows = [(item.name, f"{item.value} x {item.count}", str(item.points)) for item in breakdown.items]
     name_width = max([len(row[0]) for row in rows] + [len("Total")])
-    lines = [f"{breakdown.ruleset.upper()}  {breakdown.hand}  (winning tile {breakdown.win})",
-             f"Arrangement: {breakdown.arrangement}", ""]
+    lines = [f"{breakdown.ruleset.upper()}  {breakdown.hand}  (winning tile {breakdown.win})"]
+    if situation is not None:
+        lines.append(f"Won {situation.describe()}")
+    lines += [f"Arrangement: {breakdown.arrangement}", ""]
     lines += [f"  {name:<{name_width}}  {count:>8}  {points:>5}" for name, count, points in rows]
     lines.append("  " + "-" * (name_width + 17))
     lines.append(f"  {'Total':<{name_width}}  {'':>8}  {breakdown.total:>5} {breakdown.unit}")
@@ -84,13 +86,13 @@ def render(breakdown: Breakdown) -> str:
     return "\n".join(lines)
 
 
-def _report(breakdown: Breakdown, runners_up: int, as_json: bool) -> str:
+def _report(breakdown: Breakdown, situation: Situation, runners_up: int, as_json: bool) -> str:
     shown = breakdown.runners_up[:runners_up]
     if as_json:
         data = breakdown.to_dict()
         data["runners_up"] = [runner.to_dict() for runner in shown]
         return json.dumps(data, indent=2, ensure_ascii=False)
-    parts = [render(breakdown)]
+    parts = [render(breakdown, situation)]
     for number, runner in enumerate(shown, 1):
         parts.append(f"--- runner-up {number} ---\n{render(runner)}")
     return "\n\n".join(parts)
@@ -108,9 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runners_up < 0:
         parser.error("--runners-up must be 0 or more")
     try:
-        breakdown = score(args.hand, ruleset=args.rules, win=args.win, **situation_keywords(args))
+        keywords = situation_keywords(args)
+        breakdown = score(args.hand, ruleset=args.rules, win=args.win, **keywords)
+        situation = Situation.from_keywords(keywords, options=find_ruleset(args.rules).options)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(_report(breakdown, args.runners_up, args.json))
+    print(_report(breakdown, situation, args.runners_up, args.json))
     return 0

@@ -79,6 +79,15 @@ class Situation:
         extra = {name: value for name, value in keywords.items() if name in options and name not in common}
         return cls(**{name: keywords[name] for name in common if name in keywords}, options=extra)
 
+    def describe(self) -> str:
+        """One line for people: ``"self-drawn, last tile; seat E, round S"``."""
+        how = ["self-drawn" if self.self_drawn else "on a discard"]
+        if self.discarder is not None:
+            how[0] += f" from {self.discarder}"
+        how += [name.replace("_", " ") for name, _ in FLAGS[1:] if getattr(self, name)]
+        how += [f"{key}={value}" for key, value in self.options.items()]
+        return f"{', '.join(how)}; seat {self.seat_wind}, round {self.prevalent_wind}"
+
     @property
     def winds(self) -> tuple[Wind, Wind]:
         """(seat wind, prevalent wind)."""

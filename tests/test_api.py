@@ -136,3 +136,17 @@ def test_situation_defaults_and_winds():
     situation = Situation.from_keywords({"seat_wind": "n", "discarder": "west"})
     assert situation.winds == (Wind.NORTH, Wind.EAST) and situation.discarder is Wind.WEST
     assert Situation() == Situation(seat_wind="E", prevalent_wind="E")
+
+
+@pytest.mark.parametrize(
+    "keywords, text",
+    [
+        ({}, "on a discard; seat E, round E"),
+        ({"self_drawn": True, "kong_replacement": True, "seat_wind": "S"}, "self-drawn, kong replacement; seat S, round E"),
+        ({"discarder": "N", "last_tile": True, "fourth_tile": True, "prevalent_wind": "W"},
+         "on a discard from N, last tile, fourth tile; seat E, round W"),
+    ],
+    ids=["default", "replacement", "discard"],
+)
+def test_situation_describe(keywords, text):
+    assert Situation.from_keywords(keywords).describe() == text

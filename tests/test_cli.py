@@ -24,6 +24,7 @@ def test_plain_table(capsys):
     status, out, err = run(capsys, HAND, "--rules", "mcr", "--win", "1z", "--discarder", "S")
     assert status == 0 and err == ""
     assert "Arrangement: 123m 456p 789s [777p] 11z" in out
+    assert "Won on a discard from S; seat E, round E" in out
     assert "Total" in out and "fan" in out and "S pays E" in out
 
 
