@@ -142,7 +142,8 @@ def test_situation_defaults_and_winds():
     "keywords, text",
     [
         ({}, "on a discard; seat E, round E"),
-        ({"self_drawn": True, "kong_replacement": True, "seat_wind": "S"}, "self-drawn, kong replacement; seat S, round E"),
+        ({"self_drawn": True, "kong_replacement": True, "seat_wind": "S"},
+         "self-drawn, kong replacement; seat S, round E"),
         ({"discarder": "N", "last_tile": True, "fourth_tile": True, "prevalent_wind": "W"},
          "on a discard from N, last tile, fourth tile; seat E, round W"),
     ],
