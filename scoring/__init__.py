@@ -45,7 +45,7 @@ def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = 
     kong_replacement, robbing_kong, fourth_tile, discarder, plus the rule
     set's own ``options``. Raises a ValueError subclass naming bad input.
     """
-    rules = find_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    rules = ruleset if hasattr(ruleset, "score") else find_ruleset(ruleset)
     if isinstance(hand, Hand):
         parsed = hand
     elif win is None:

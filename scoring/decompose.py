@@ -352,8 +352,8 @@ def _placements(layout: Layout, win: Tile, waits: frozenset[Tile]):
         yield Arrangement(shape, sets, loose, None, Wait.KNITTED, waits)
     seen: set[tuple[SetKind, int]] = set()
     for index, meld in enumerate(sets):
-        key = (meld.kind, meld.first.index)
-        if meld.concealed and meld.first.index <= win.index <= meld.tiles[-1].index and key not in seen:
+        key = (meld.kind, meld.tiles[0].index)
+        if meld.concealed and key[1] <= win.index <= meld.tiles[-1].index and key not in seen:
             seen.add(key)
             wait = Wait.KNITTED if shape is Shape.SEVEN_PAIRS else _wait_of(meld, win)
             yield Arrangement(shape, sets, loose, index, wait, waits)

@@ -105,6 +105,8 @@ def test_unknown_ruleset_lists_ids():
         find_ruleset("riichi")
     with pytest.raises(UnknownRuleSetError):
         score("123m 456p 789s 11z 555z", ruleset="riichi", win="1z")
+    with pytest.raises(UnknownRuleSetError, match="unknown rule set None"):
+        score("123m 456p 789s 11z 555z", ruleset=None, win="1z")
 
 
 def test_score_by_ruleset_id_returns_json_ready_breakdown():
