@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 from scoring.breakdown import Breakdown, Exclusion, Item, Payment
 from scoring.decompose import Arrangement
 from scoring.hand import Hand
-from scoring.rulesets.mcr_detectors import WIN_FLAGS, View, detect
+from scoring.rulesets.mcr_detectors import WIN_FLAGS, Facts, View, detect
 from scoring.rulesets.mcr_patterns import EXCLUDES, ORDER, VALUES, Pattern, preference
 from scoring.situation import Situation, SituationError
 from scoring.tiles import Wind
@@ -34,7 +35,7 @@ class Scored:
     counted: Counter
     excluded: tuple[Exclusion, ...]
 
-    @property
+    @cached_property
     def total(self) -> int:
         return sum(VALUES[pattern] * count for pattern, count in self.counted.items())
 
@@ -42,11 +43,11 @@ class Scored:
     def flowers(self) -> int:
         return self.counted[Pattern.FLOWER_TILES]
 
-    @property
+    @cached_property
     def key(self) -> tuple[int, tuple[int, ...]]:
         return preference(self.counted)
 
-    @property
+    @cached_property
     def items(self) -> tuple[Item, ...]:
         return tuple(
             Item(pattern.value, VALUES[pattern], count)
@@ -148,38 +149,39 @@ class MCRRuleSet:
         if not arrangements:
             raise MCRError(f"{hand} (winning tile {hand.win}) has no winning arrangement to score")
         flags, notes = checked_flags(hand, situation)
+        facts = Facts(hand, situation, flags)
         scored = sorted(
-            (score_arrangement(View(hand, arrangement, situation, flags=flags)) for arrangement in arrangements),
+            (score_arrangement(View(facts, arrangement)) for arrangement in arrangements),
             key=lambda entry: entry.key, reverse=True,
         )
+        text = str(hand)
         runners_up, seen = [], {self._signature(scored[0])}
         for entry in scored[1:]:
             if self._signature(entry) not in seen:
                 seen.add(self._signature(entry))
-                runners_up.append(self._breakdown(entry, situation, ()))
-        return self._breakdown(scored[0], situation, notes, tuple(runners_up))
+                runners_up.append(self._breakdown(entry, text, ()))
+        return self._breakdown(scored[0], text, notes, tuple(runners_up), situation)
 
     @staticmethod
-    def _signature(entry: Scored) -> tuple[str, tuple[Item, ...]]:
-        return str(entry.view.arrangement), entry.items
+    def _signature(entry: Scored) -> tuple[str, frozenset]:
+        return str(entry.view.arrangement), frozenset(entry.counted.items())
 
-    def _breakdown(self, entry: Scored, situation: Situation, notes: tuple[str, ...],
-                   runners_up: tuple[Breakdown, ...] = ()) -> Breakdown:
+    def _breakdown(self, entry: Scored, hand: str, notes: tuple[str, ...],
+                   runners_up: tuple[Breakdown, ...] = (), situation: Situation | None = None) -> Breakdown:
+        """The Breakdown of a scored arrangement; payments only when ``situation`` is given (the best one)."""
         total = entry.total
         valid = total - entry.flowers >= MINIMUM
         paid: tuple[Payment, ...] = ()
-        if valid:
-            paid, payment_notes = payments(total, situation)
-            notes += payment_notes
-        else:
+        if not valid:
             notes += (f"below the {MINIMUM}-fan minimum: not a legal win "
                       f"({total - entry.flowers} fan without flowers)",)
-        hand = entry.view.hand
+        elif situation is not None:
+            paid, payment_notes = payments(total, situation)
+            notes += payment_notes
         return Breakdown(
-            ruleset=self.id, hand=str(hand), win=str(hand.win), total=total, unit=self.unit,
+            ruleset=self.id, hand=hand, win=str(entry.view.hand.win), total=total, unit=self.unit,
             items=entry.items, excluded=entry.excluded, arrangement=str(entry.view.arrangement),
             payments=paid, notes=notes, valid=valid, runners_up=runners_up,
         )
-
 
 MCR = MCRRuleSet()

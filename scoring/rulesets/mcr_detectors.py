@@ -55,14 +55,12 @@ ALL_WITHIN: dict[Pattern, frozenset[Tile]] = {
 
 
 @dataclass(frozen=True)
-class View:
-    """One arrangement of a hand, with the situation, as the detectors see it."""
+class Facts:
+    """What every arrangement of one hand shares: the hand, the situation, the checked flags."""
 
     hand: Hand
-    arrangement: Arrangement
     situation: Situation
-    notes: tuple[str, ...] = ()
-    flags: frozenset[str] = frozenset()  # situation flags after the rule set's checks
+    flags: frozenset[str] = frozenset()  # situation flags that apply, after the rule set's checks
 
     @cached_property
     def tiles(self) -> tuple[Tile, ...]:
@@ -72,6 +70,30 @@ class View:
     @cached_property
     def faces(self) -> frozenset[Tile]:
         return frozenset(self.tiles)
+
+    @cached_property
+    def fans(self) -> Table:
+        """The fans that depend on the hand and situation only (HAND_DETECTORS)."""
+        table: Table = Counter()
+        for detector in HAND_DETECTORS:
+            detector(self, table)
+        return table
+
+
+@dataclass(frozen=True)
+class View:
+    """One arrangement of a hand, as the arrangement detectors see it."""
+
+    facts: Facts
+    arrangement: Arrangement
+
+    @property
+    def hand(self) -> Hand:
+        return self.facts.hand
+
+    @property
+    def situation(self) -> Situation:
+        return self.facts.situation
 
     @cached_property
     def sets(self) -> tuple[Meld, ...]:
@@ -116,14 +138,14 @@ def _keys(melds) -> tuple[tuple[int, int], ...]:
 
 # ---- whole-hand tile fans -------------------------------------------------------------
 
-def tile_fans(v: View, table: Table) -> None:
+def tile_fans(v: Facts, table: Table) -> None:
     """All Green, All Terminals, ... No Honors: every tile within a set of faces."""
     for pattern, allowed in ALL_WITHIN.items():
         if v.faces <= allowed:
             table[pattern] += 1
 
 
-def suit_fans(v: View, table: Table) -> None:
+def suit_fans(v: Facts, table: Table) -> None:
     """Full Flush, Half Flush, One Voided Suit, All Types."""
     suits = {tile.suit for tile in v.faces if tile.is_suited}
     honors = any(tile.is_honor for tile in v.faces)
@@ -137,7 +159,7 @@ def suit_fans(v: View, table: Table) -> None:
         table[P.ALL_TYPES] += 1
 
 
-def tile_hog(v: View, table: Table) -> None:
+def tile_hog(v: Facts, table: Table) -> None:
     """Four of a tile used without being a kong."""
     counts = Counter(v.tiles)
     kongs = sum(meld.is_kong for meld in v.hand.melds)
@@ -161,9 +183,10 @@ def knitted_shapes(v: View, table: Table) -> None:
     if v.shape is Shape.THIRTEEN_ORPHANS:
         table[P.THIRTEEN_ORPHANS] += 1
     elif v.shape is Shape.HONORS_AND_KNITTED:
-        honors = sum(tile.is_honor for tile in v.faces)
+        faces = v.facts.faces
+        honors = sum(tile.is_honor for tile in faces)
         table[P.GREATER_HONORS_AND_KNITTED_TILES if honors == 7 else P.LESSER_HONORS_AND_KNITTED_TILES] += 1
-        if len(v.faces) - honors == 9:
+        if len(faces) - honors == 9:
             table[P.KNITTED_STRAIGHT] += 1
     elif v.shape is Shape.KNITTED_STRAIGHT:
         table[P.KNITTED_STRAIGHT] += 1
@@ -235,7 +258,7 @@ def concealed_pungs(v: View, table: Table) -> None:
         table[pattern] += 1
 
 
-def kongs(v: View, table: Table) -> None:
+def kongs(v: Facts, table: Table) -> None:
     """Melded/Concealed Kong, Two Melded/Concealed Kongs, Three Kongs, Four Kongs."""
     melded = sum(m.is_kong and not m.concealed for m in v.hand.melds)
     concealed = sum(m.is_kong and m.concealed for m in v.hand.melds)
@@ -290,7 +313,7 @@ WIN_FLAGS: dict[str, tuple[Pattern | None, Pattern | None]] = {
 }
 
 
-def win_fans(v: View, table: Table) -> None:
+def win_fans(v: Facts, table: Table) -> None:
     """Self-Drawn, Last Tile Draw/Claim, Out with Replacement Tile, Robbing the Kong, Last Tile."""
     for flag in v.flags:
         pattern = WIN_FLAGS[flag][0 if v.situation.self_drawn else 1]
@@ -298,7 +321,7 @@ def win_fans(v: View, table: Table) -> None:
             table[pattern] += 1
 
 
-def concealment(v: View, table: Table) -> None:
+def concealment(v: Facts, table: Table) -> None:
     """Fully Concealed Hand / Concealed Hand (no exposed sets), Melded Hand (four exposed sets)."""
     melds = v.hand.melds
     self_drawn = v.situation.self_drawn
@@ -320,21 +343,25 @@ def wait_fans(v: View, table: Table) -> None:
             table[pattern] += 1
 
 
-def flowers(v: View, table: Table) -> None:
+def flowers(v: Facts, table: Table) -> None:
     """Flower Tiles: one per flower or season."""
     table[P.FLOWER_TILES] += len(v.hand.bonus)
 
 
+#: Detectors of the hand and situation alone, run once per hand.
+HAND_DETECTORS: tuple[Callable[[Facts, Table], None], ...] = (
+    tile_fans, suit_fans, tile_hog, kongs, win_fans, concealment, flowers,
+)
+#: Detectors of one arrangement.
 DETECTORS: tuple[Callable[[View, Table], None], ...] = (
-    tile_fans, suit_fans, tile_hog, pairs_shape, knitted_shapes, nine_gates, every_set_fans,
-    combination_fans, terminal_chows, concealed_pungs, kongs, dragons, winds, terminal_pungs,
-    win_fans, concealment, wait_fans, flowers,
+    pairs_shape, knitted_shapes, nine_gates, every_set_fans, combination_fans, terminal_chows,
+    concealed_pungs, dragons, winds, terminal_pungs, wait_fans,
 )
 
 
 def detect(view: View) -> Table:
     """Every fan found in one arrangement, before exclusions (zero counts dropped)."""
-    table: Table = Counter()
+    table = Counter(view.facts.fans)
     for detector in DETECTORS:
         detector(view, table)
     return +table

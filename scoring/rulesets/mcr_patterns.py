@@ -96,6 +96,8 @@ class Pattern(Enum):
     SELF_DRAWN = "Self-Drawn"
     FLOWER_TILES = "Flower Tiles"
 
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow Python
+
     @property
     def number(self) -> int:
         """The fan's number on the card (1-81)."""
