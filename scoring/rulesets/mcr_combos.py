@@ -1,6 +1,6 @@
 """Fans made by combining chows (or suited pungs), under the Green Book's principles.
 
-A set is a key ``(suit, rank)`` (rank = lowest tile). ``RULES`` says which
+A set is a key: the ``Tile.index`` of its lowest tile (suit = key // 9, rank = key % 9 + 1). ``RULES`` says which
 groups of two, three or four sets make which fan; ``best_combination``
 chooses the highest-scoring legal selection of those groups:
 
@@ -25,20 +25,20 @@ from itertools import combinations
 from scoring.breakdown import Exclusion
 from scoring.rulesets.mcr_patterns import ORDER, Pattern, preference
 
-Key = tuple[int, int]  # (suit order, lowest rank)
+Key = int  # Tile.index of the lowest tile: 9 * suit + rank - 1
 Rule = tuple[Pattern, int, Callable[[tuple[Key, ...]], bool]]
 
 
 def _one_suit(keys: tuple[Key, ...]) -> bool:
-    return len({suit for suit, _ in keys}) == 1
+    return len({key // 9 for key in keys}) == 1
 
 
 def _each_suit(keys: tuple[Key, ...]) -> bool:
-    return len({suit for suit, _ in keys}) == len(keys)
+    return len({key // 9 for key in keys}) == len(keys)
 
 
 def _ranks(keys: tuple[Key, ...]) -> list[int]:
-    return sorted(rank for _, rank in keys)
+    return sorted(key % 9 + 1 for key in keys)
 
 
 def _stepped(keys: tuple[Key, ...], steps: tuple[int, ...]) -> bool:
@@ -48,7 +48,7 @@ def _stepped(keys: tuple[Key, ...], steps: tuple[int, ...]) -> bool:
 
 
 def _same(keys: tuple[Key, ...]) -> bool:
-    return len({rank for _, rank in keys}) == 1
+    return len({key % 9 for key in keys}) == 1
 
 
 def _ranks_are(*ranks: int) -> Callable[[tuple[Key, ...]], bool]:

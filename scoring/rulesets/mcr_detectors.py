@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from scoring.breakdown import Exclusion
 from scoring.decompose import Arrangement, Shape, Wait
@@ -25,32 +25,38 @@ P = Pattern
 Table = Counter  # Counter[Pattern]
 
 
-def _faces(predicate: Callable[[Tile], bool]) -> frozenset[Tile]:
-    return frozenset(tile for tile in PLAYING_TILES if predicate(tile))
+def _mask(predicate: Callable[[Tile], bool]) -> int:
+    """Bit mask (bit = Tile.index) of the playing tiles that satisfy ``predicate``."""
+    return sum(1 << tile.index for tile in PLAYING_TILES if predicate(tile))
 
 
-def _ranked(low: int, high: int) -> frozenset[Tile]:
-    return _faces(lambda t: t.is_suited and low <= t.rank <= high)
+def _ranked(low: int, high: int) -> int:
+    return _mask(lambda t: t.is_suited and low <= t.rank <= high)
 
 
-GREEN = frozenset(Tile.parse(code) for code in ("2s", "3s", "4s", "6s", "8s", "6z"))
-REVERSIBLE = frozenset(Tile.parse(code) for code in (
-    "1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "5z"))
+def _codes(*codes: str) -> int:
+    return _mask(lambda t: t.code in codes)
 
-#: Fans of tile faces only: every tile of the hand lies in the given faces.
-ALL_WITHIN: dict[Pattern, frozenset[Tile]] = {
+
+GREEN = _codes("2s", "3s", "4s", "6s", "8s", "6z")
+REVERSIBLE = _codes("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "5z")
+SUIT_MASKS = tuple(_mask(lambda t, suit=suit: t.suit is suit) for suit in SUITED)
+HONORS, WINDS, DRAGONS = _mask(lambda t: t.is_honor), _mask(lambda t: t.is_wind), _mask(lambda t: t.is_dragon)
+
+#: Fans of tile faces only: every tile of the hand lies in the given faces (bit masks).
+ALL_WITHIN: dict[Pattern, int] = {
     P.ALL_GREEN: GREEN,
-    P.ALL_TERMINALS: _faces(lambda t: t.is_terminal),
-    P.ALL_HONORS: _faces(lambda t: t.is_honor),
-    P.ALL_TERMINALS_AND_HONORS: _faces(lambda t: t.is_terminal_or_honor),
+    P.ALL_TERMINALS: _mask(lambda t: t.is_terminal),
+    P.ALL_HONORS: HONORS,
+    P.ALL_TERMINALS_AND_HONORS: _mask(lambda t: t.is_terminal_or_honor),
     P.UPPER_TILES: _ranked(7, 9),
     P.MIDDLE_TILES: _ranked(4, 6),
     P.LOWER_TILES: _ranked(1, 3),
     P.UPPER_FOUR: _ranked(6, 9),
     P.LOWER_FOUR: _ranked(1, 4),
     P.REVERSIBLE_TILES: REVERSIBLE,
-    P.ALL_SIMPLES: _faces(lambda t: t.is_simple),
-    P.NO_HONORS: _faces(lambda t: t.is_suited),
+    P.ALL_SIMPLES: _mask(lambda t: t.is_simple),
+    P.NO_HONORS: _mask(lambda t: t.is_suited),
 }
 
 
@@ -68,8 +74,12 @@ class Facts:
         return self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles)
 
     @cached_property
-    def faces(self) -> frozenset[Tile]:
-        return frozenset(self.tiles)
+    def mask(self) -> int:
+        """Bit mask of the tile faces in the hand (bit = Tile.index)."""
+        mask = 0
+        for tile in self.tiles:
+            mask |= 1 << tile.index
+        return mask
 
     @cached_property
     def fans(self) -> Table:
@@ -132,8 +142,8 @@ class View:
         return [meld.first for meld in self.pungs if predicate(meld.first)]
 
 
-def _keys(melds) -> tuple[tuple[int, int], ...]:
-    return tuple(sorted((meld.suit.order, meld.first.rank) for meld in melds))
+def _keys(melds) -> tuple[int, ...]:
+    return tuple(sorted(meld.first.index for meld in melds))
 
 
 # ---- whole-hand tile fans -------------------------------------------------------------
@@ -141,21 +151,19 @@ def _keys(melds) -> tuple[tuple[int, int], ...]:
 def tile_fans(v: Facts, table: Table) -> None:
     """All Green, All Terminals, ... No Honors: every tile within a set of faces."""
     for pattern, allowed in ALL_WITHIN.items():
-        if v.faces <= allowed:
+        if not v.mask & ~allowed:
             table[pattern] += 1
 
 
 def suit_fans(v: Facts, table: Table) -> None:
     """Full Flush, Half Flush, One Voided Suit, All Types."""
-    suits = {tile.suit for tile in v.faces if tile.is_suited}
-    honors = any(tile.is_honor for tile in v.faces)
-    if len(suits) == 1:
+    suits = sum(bool(v.mask & suit) for suit in SUIT_MASKS)
+    honors = bool(v.mask & HONORS)
+    if suits == 1:
         table[P.HALF_FLUSH if honors else P.FULL_FLUSH] += 1
-    elif len(suits) == 2:
+    elif suits == 2:
         table[P.ONE_VOIDED_SUIT] += 1
-    winds = any(tile.is_wind for tile in v.faces)
-    dragons = any(tile.is_dragon for tile in v.faces)
-    if len(suits) == 3 and winds and dragons:
+    elif suits == 3 and v.mask & WINDS and v.mask & DRAGONS:
         table[P.ALL_TYPES] += 1
 
 
@@ -183,10 +191,10 @@ def knitted_shapes(v: View, table: Table) -> None:
     if v.shape is Shape.THIRTEEN_ORPHANS:
         table[P.THIRTEEN_ORPHANS] += 1
     elif v.shape is Shape.HONORS_AND_KNITTED:
-        faces = v.facts.faces
-        honors = sum(tile.is_honor for tile in faces)
+        mask = v.facts.mask
+        honors = (mask & HONORS).bit_count()
         table[P.GREATER_HONORS_AND_KNITTED_TILES if honors == 7 else P.LESSER_HONORS_AND_KNITTED_TILES] += 1
-        if len(faces) - honors == 9:
+        if mask.bit_count() - honors == 9:
             table[P.KNITTED_STRAIGHT] += 1
     elif v.shape is Shape.KNITTED_STRAIGHT:
         table[P.KNITTED_STRAIGHT] += 1
@@ -195,10 +203,10 @@ def knitted_shapes(v: View, table: Table) -> None:
 NINE_GATES_COUNTS = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-def nine_gates(v: View, table: Table) -> None:
+def nine_gates(v: Facts, table: Table) -> None:
     """1112345678999 of one suit, concealed, plus any tile of that suit."""
     hand = v.hand
-    if hand.melds or v.shape is not Shape.STANDARD or not hand.win.is_suited:
+    if hand.melds or not any(v.mask & ~suit == 0 for suit in SUIT_MASKS):
         return
     rest = Counter(hand.without_win())
     suit = hand.win.suit
@@ -222,12 +230,22 @@ EVERY_SET: dict[Pattern, tuple[Callable[[Meld], bool], frozenset[Shape]]] = {
     P.ALL_CHOWS: (lambda m: m.kind is SetKind.CHOW or (m.kind is SetKind.PAIR and m.first.is_suited),
                   frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})),
 }
+SET_SHAPES = frozenset().union(*(shapes for _, shapes in EVERY_SET.values()))
+
+
+@cache
+def set_traits(meld: Meld) -> frozenset[Pattern]:
+    """The EVERY_SET fans whose test this set passes."""
+    return frozenset(pattern for pattern, (test, _) in EVERY_SET.items() if test(meld))
 
 
 def every_set_fans(v: View, table: Table) -> None:
     """All Pungs, All Even Pungs, Outside Hand, All Fives, All Chows."""
-    for pattern, (test, shapes) in EVERY_SET.items():
-        if v.shape in shapes and all(test(meld) for meld in v.arrangement.sets):
+    if v.shape not in SET_SHAPES:
+        return
+    common = frozenset.intersection(*(set_traits(meld) for meld in v.arrangement.sets))
+    for pattern in common:
+        if v.shape in EVERY_SET[pattern][1]:
             table[pattern] += 1
 
 
@@ -350,11 +368,11 @@ def flowers(v: Facts, table: Table) -> None:
 
 #: Detectors of the hand and situation alone, run once per hand.
 HAND_DETECTORS: tuple[Callable[[Facts, Table], None], ...] = (
-    tile_fans, suit_fans, tile_hog, kongs, win_fans, concealment, flowers,
+    tile_fans, suit_fans, tile_hog, nine_gates, kongs, win_fans, concealment, flowers,
 )
 #: Detectors of one arrangement.
 DETECTORS: tuple[Callable[[View, Table], None], ...] = (
-    pairs_shape, knitted_shapes, nine_gates, every_set_fans, combination_fans, terminal_chows,
+    pairs_shape, knitted_shapes, every_set_fans, combination_fans, terminal_chows,
     concealed_pungs, dragons, winds, terminal_pungs, wait_fans,
 )
 
