@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 
 from scoring.breakdown import Breakdown, Exclusion, Item, Payment
@@ -25,29 +24,29 @@ from scoring.tiles import Wind
 
 MINIMUM = 8  # fan needed to win, flowers not counted
 BASE_PAYMENT = 8  # every loser pays this on top of what the card says
+#: EXCLUDES with each fan's excluded fans in card order.
+EXCLUDES_IN_ORDER = {pattern: sorted(others, key=ORDER.__getitem__) for pattern, others in EXCLUDES.items()}
 
 
 @dataclass(frozen=True)
 class Scored:
-    """The fans of one arrangement after exclusions."""
+    """The fans of one arrangement after exclusions, with its total and ranking key."""
 
     view: View
     counted: Counter
     excluded: tuple[Exclusion, ...]
+    total: int = field(init=False)
+    key: tuple[int, tuple[int, ...]] = field(init=False, repr=False)
 
-    @cached_property
-    def total(self) -> int:
-        return sum(VALUES[pattern] * count for pattern, count in self.counted.items())
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", preference(self.counted))
+        object.__setattr__(self, "total", self.key[0])
 
     @property
     def flowers(self) -> int:
         return self.counted[Pattern.FLOWER_TILES]
 
-    @cached_property
-    def key(self) -> tuple[int, tuple[int, ...]]:
-        return preference(self.counted)
-
-    @cached_property
+    @property
     def items(self) -> tuple[Item, ...]:
         return tuple(
             Item(pattern.value, VALUES[pattern], count)
@@ -57,15 +56,15 @@ class Scored:
 
 def apply_exclusions(found: Counter) -> tuple[Counter, list[Exclusion]]:
     """The one exclusion pass: in card order, each fan still counted removes what it excludes."""
-    counted = Counter(found)
+    counted = Counter({pattern: count for pattern, count in found.items() if count})
     excluded = []
-    for pattern in sorted(found, key=ORDER.__getitem__):
-        if not counted[pattern]:
+    for pattern in sorted(counted, key=ORDER.__getitem__):
+        if pattern not in counted:
             continue
-        for other in sorted(EXCLUDES.get(pattern, ()), key=ORDER.__getitem__):
+        for other in EXCLUDES_IN_ORDER.get(pattern, ()):
             if counted.pop(other, 0):
                 excluded.append(Exclusion(other.value, f"excluded by {pattern.value}"))
-    if not set(counted) - {Pattern.FLOWER_TILES}:
+    if not counted.keys() - {Pattern.FLOWER_TILES}:
         counted[Pattern.CHICKEN_HAND] = 1
     return counted, excluded
 
@@ -91,11 +90,10 @@ def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tup
     if "kong_replacement" in flags and not any(meld.is_kong for meld in hand.melds):
         flags.discard("kong_replacement")
         notes.append("kong_replacement ignored: the hand has no kong, so no replacement tile was drawn")
-    held = hand.tiles.count(win)
-    if "robbing_kong" in flags and held > 1:
+    if "robbing_kong" in flags and hand.tiles.count(win) > 1:
         flags.discard("robbing_kong")
         notes.append(f"robbing_kong ignored: the hand holds another {win}, but a robbed kong needs the other three")
-    exposed = sum(meld.tiles.count(win) for meld in hand.melds if not meld.concealed)
+    exposed = sum(meld.tiles.count(win) for meld in hand.melds if not meld.concealed) if hand.melds else 0
     if "fourth_tile" in flags and hand.standing.count(win) > 1:
         flags.discard("fourth_tile")
         notes.append(f"fourth_tile ignored: the hand holds another {win} concealed, so the other three were not all shown")

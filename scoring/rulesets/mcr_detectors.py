@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cache, cached_property
+from dataclasses import dataclass, field
+from functools import cache
 
 from scoring.breakdown import Exclusion
 from scoring.decompose import Arrangement, Shape, Wait
@@ -60,42 +60,66 @@ ALL_WITHIN: dict[Pattern, int] = {
 }
 
 
+def _derive(instance: object, **values: object) -> None:
+    """Set computed fields of a frozen dataclass (in __post_init__)."""
+    for name, value in values.items():
+        object.__setattr__(instance, name, value)
+
+
 @dataclass(frozen=True)
 class Facts:
-    """What every arrangement of one hand shares: the hand, the situation, the checked flags."""
+    """What every arrangement of one hand shares: the hand, the situation, the checked flags.
+
+    Derived once: ``tiles`` (playing tiles, kongs with four), ``mask`` (bit
+    mask of the faces, bit = Tile.index) and ``fans`` (HAND_DETECTORS' table).
+    """
 
     hand: Hand
     situation: Situation
     flags: frozenset[str] = frozenset()  # situation flags that apply, after the rule set's checks
+    tiles: tuple[Tile, ...] = field(init=False, repr=False)
+    mask: int = field(init=False, repr=False)
+    fans: Table = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def tiles(self) -> tuple[Tile, ...]:
-        """Every playing tile (kongs with four), no bonus tiles."""
-        return self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles)
-
-    @cached_property
-    def mask(self) -> int:
-        """Bit mask of the tile faces in the hand (bit = Tile.index)."""
+    def __post_init__(self) -> None:
+        tiles = self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles)
         mask = 0
-        for tile in self.tiles:
+        for tile in tiles:
             mask |= 1 << tile.index
-        return mask
-
-    @cached_property
-    def fans(self) -> Table:
-        """The fans that depend on the hand and situation only (HAND_DETECTORS)."""
-        table: Table = Counter()
+        _derive(self, tiles=tiles, mask=mask, fans=Counter())
         for detector in HAND_DETECTORS:
-            detector(self, table)
-        return table
+            detector(self, self.fans)
 
 
 @dataclass(frozen=True)
 class View:
-    """One arrangement of a hand, as the arrangement detectors see it."""
+    """One arrangement of a hand, as the arrangement detectors see it.
+
+    Derived once: ``sets`` (not the pair; a set completed by a discard counted
+    as exposed), ``pungs`` (and kongs), ``chows``, ``pair`` (its tile or
+    None) and the chosen chow and suited-pung combinations (``mcr_combos``).
+    """
 
     facts: Facts
     arrangement: Arrangement
+    sets: tuple[Meld, ...] = field(init=False, repr=False)
+    pungs: tuple[Meld, ...] = field(init=False, repr=False)
+    chows: tuple[Meld, ...] = field(init=False, repr=False)
+    pair: Tile | None = field(init=False, repr=False)
+    chow_fans: tuple[Counter, tuple[Exclusion, ...]] = field(init=False, repr=False, compare=False)
+    pung_fans: tuple[Counter, tuple[Exclusion, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        effective = self.arrangement.effective_sets(self.facts.situation.self_drawn)
+        sets = tuple(meld for meld in effective if meld.kind is not SetKind.PAIR)
+        pungs = tuple(meld for meld in sets if meld.is_pung_or_kong)
+        chows = tuple(meld for meld in sets if meld.kind is SetKind.CHOW)
+        pair = self.arrangement.pair
+        _derive(
+            self, sets=sets, pungs=pungs, chows=chows, pair=None if pair is None else pair.first,
+            chow_fans=best_combination(_keys(chows), True),
+            pung_fans=best_combination(_keys(m for m in pungs if m.first.is_suited), False),
+        )
 
     @property
     def hand(self) -> Hand:
@@ -105,37 +129,9 @@ class View:
     def situation(self) -> Situation:
         return self.facts.situation
 
-    @cached_property
-    def sets(self) -> tuple[Meld, ...]:
-        """The sets other than the pair, a set completed by a discard counted as exposed."""
-        effective = self.arrangement.effective_sets(self.situation.self_drawn)
-        return tuple(meld for meld in effective if meld.kind is not SetKind.PAIR)
-
-    @cached_property
-    def pungs(self) -> tuple[Meld, ...]:
-        """Pungs and kongs."""
-        return tuple(meld for meld in self.sets if meld.is_pung_or_kong)
-
-    @cached_property
-    def chows(self) -> tuple[Meld, ...]:
-        return tuple(meld for meld in self.sets if meld.kind is SetKind.CHOW)
-
-    @cached_property
-    def pair(self) -> Tile | None:
-        pair = self.arrangement.pair
-        return None if pair is None else pair.first
-
     @property
     def shape(self) -> Shape:
         return self.arrangement.shape
-
-    @cached_property
-    def chow_fans(self) -> tuple[Counter, tuple[Exclusion, ...]]:
-        return best_combination(_keys(self.chows), True)
-
-    @cached_property
-    def pung_fans(self) -> tuple[Counter, tuple[Exclusion, ...]]:
-        return best_combination(_keys(m for m in self.pungs if m.first.is_suited), False)
 
     def pung_tiles(self, predicate: Callable[[Tile], bool]) -> list[Tile]:
         """The tile of each pung or kong whose tile satisfies ``predicate``."""
@@ -378,8 +374,8 @@ DETECTORS: tuple[Callable[[View, Table], None], ...] = (
 
 
 def detect(view: View) -> Table:
-    """Every fan found in one arrangement, before exclusions (zero counts dropped)."""
-    table = Counter(view.facts.fans)
+    """Every fan found in one arrangement, before exclusions (may hold zero counts)."""
+    table = view.facts.fans.copy()
     for detector in DETECTORS:
         detector(view, table)
-    return +table
+    return table
