@@ -92,11 +92,13 @@ def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tup
         notes.append("kong_replacement ignored: the hand has no kong, so no replacement tile was drawn")
     if "robbing_kong" in flags and hand.tiles.count(win) > 1:
         flags.discard("robbing_kong")
-        notes.append(f"robbing_kong ignored: the hand holds another {win}, but a robbed kong needs the other three")
+        notes.append(f"robbing_kong ignored: the hand holds another {win}, "
+                     "but a robbed kong needs the other three")
     exposed = sum(meld.tiles.count(win) for meld in hand.melds if not meld.concealed) if hand.melds else 0
     if "fourth_tile" in flags and hand.standing.count(win) > 1:
         flags.discard("fourth_tile")
-        notes.append(f"fourth_tile ignored: the hand holds another {win} concealed, so the other three were not all shown")
+        notes.append(f"fourth_tile ignored: the hand holds another {win} concealed, "
+                     "so the other three were not all shown")
     elif "fourth_tile" not in flags and exposed == 3:
         flags.add("fourth_tile")
         notes.append(f"Last Tile added: the other three {win} are in the hand's exposed sets")
@@ -106,7 +108,7 @@ def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tup
 # ---- payments ---------------------------------------------------------------------------
 
 def payments(total: int, situation: Situation) -> tuple[tuple[Payment, ...], tuple[str, ...]]:
-    """Card: self-drawn, each other pays 8 + basic; on a discard the discarder pays 8 + basic, the others 8."""
+    """Card: self-drawn, each other pays 8 + basic; on a discard, the discarder 8 + basic, the others 8."""
     winner = situation.seat_wind
     others = [wind for wind in Wind if wind is not winner]
     if situation.self_drawn:

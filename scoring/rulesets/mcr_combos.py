@@ -1,6 +1,7 @@
 """Fans made by combining chows (or suited pungs), under the Green Book's principles.
 
-A set is a key: the ``Tile.index`` of its lowest tile (suit = key // 9, rank = key % 9 + 1). ``RULES`` says which
+A set is a key: the ``Tile.index`` of its lowest tile (suit = key // 9,
+rank = key % 9 + 1). ``CHOW_RULES`` / ``PUNG_RULES`` say which
 groups of two, three or four sets make which fan; ``best_combination``
 chooses the highest-scoring legal selection of those groups:
 
