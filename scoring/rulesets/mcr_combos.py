@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from scoring.breakdown import Exclusion
 from scoring.rulesets.mcr_patterns import ORDER, Pattern, preference
@@ -45,7 +45,7 @@ def _ranks(keys: tuple[Key, ...]) -> list[int]:
 def _stepped(keys: tuple[Key, ...], steps: tuple[int, ...]) -> bool:
     """Ranks rise by one common step taken from ``steps``."""
     ranks = _ranks(keys)
-    return any(all(b - a == step for a, b in zip(ranks, ranks[1:])) for step in steps)
+    return any(all(b - a == step for a, b in pairwise(ranks)) for step in steps)
 
 
 def _same(keys: tuple[Key, ...]) -> bool:

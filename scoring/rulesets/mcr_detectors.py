@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 
 from scoring.breakdown import Exclusion
 from scoring.decompose import Arrangement, Shape, Wait
@@ -178,7 +179,7 @@ def pairs_shape(v: View, table: Table) -> None:
         return
     tiles = sorted(meld.first for meld in v.arrangement.sets)
     shifted = len({t.suit for t in tiles}) == 1 and tiles[0].is_suited and all(
-        b.rank - a.rank == 1 for a, b in zip(tiles, tiles[1:]))
+        b.rank - a.rank == 1 for a, b in pairwise(tiles))
     table[P.SEVEN_SHIFTED_PAIRS if shifted else P.SEVEN_PAIRS] += 1
 
 
