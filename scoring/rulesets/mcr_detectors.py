@@ -2,8 +2,9 @@
 
 Detectors never read each other's results; what one fan implies about
 another is settled afterwards by the single exclusion pass in ``mcr.py``
-(``EXCLUDES``). ``View`` holds the facts about one arrangement that several
-detectors share.
+(``EXCLUDES``). ``Facts`` holds what all arrangements of a hand share (its
+HAND_DETECTORS run once per hand), ``View`` what one arrangement adds (its
+DETECTORS run once per arrangement).
 """
 
 from __future__ import annotations
