@@ -206,6 +206,19 @@ TRICKY = (
      "Seven Pairs, Fully Concealed Hand, One Voided Suit", 29),
     ("four_concealed_pungs_on_discard", "111m 555p 999s 444z 55z", "5z", {},
      "Four Concealed Pungs, All Types, Pung of Terminals or Honors x3, Single Wait", 74),
+    # an excluded fan excludes nothing: Three Kongs drops Two Concealed Kongs, so the two
+    # concealed kongs still make Two Concealed Pungs.
+    ("three_kongs_two_concealed", "[1111m] (2222p) (3333s) 456m 77s", "7s", {},
+     "Three Kongs, Mixed Shifted Pungs, Two Concealed Pungs, Pung of Terminals or Honors, No Honors, "
+     "Single Wait", 45),
+    ("concealed_and_melded_kong", "[1111m] (2222p) 345s 678s 99m", "9m", {},
+     "Concealed Kong, Melded Kong, Short Straight, Pung of Terminals or Honors, No Honors, Single Wait", 7),
+    ("big_three_winds_and_terminal_pung", "[111z] [222z] [333z] 999m 55p", "5p", {},
+     "Big Three Winds, All Pungs, Prevalent Wind, Seat Wind, Pung of Terminals or Honors, One Voided Suit, "
+     "Single Wait", 25),
+    ("four_melded_sets_self_drawn", "[234m] [456p] [678s] [777z] 33z", "3z", dict(self_drawn=True),
+     "All Types, Dragon Pung, Single Wait, Self-Drawn", 10),
+    ("nine_gates_on_a_terminal", "11112345678999m", "1m", {}, "Nine Gates, Pure Straight, Tile Hog", 106),
     ("knitted_straight_and_closed_wait", "147m 258p 369s 678s 66z", "7s", dict(self_drawn=True),
      "Knitted Straight, Fully Concealed Hand, Closed Wait", 17),
 )
