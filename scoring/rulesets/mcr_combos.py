@@ -24,87 +24,78 @@ from functools import cache
 from itertools import combinations, pairwise
 
 from scoring.breakdown import Exclusion
-from scoring.rulesets.mcr_patterns import ORDER, Pattern, preference
+from scoring.rulesets.mcr_patterns import ORDER, Pattern, ranking
 
 Key = int  # Tile.index of the lowest tile: 9 * suit + rank - 1
-Rule = tuple[Pattern, int, Callable[[tuple[Key, ...]], bool]]
+Ranks = tuple[int, ...]  # the sorted ranks of a group of sets
+Rule = tuple[Pattern, int, bool, Callable[[Ranks], bool]]  # fan, sets, one suit (else each a suit), test
 
 
-def _one_suit(keys: tuple[Key, ...]) -> bool:
-    return len({key // 9 for key in keys}) == 1
+def _same(ranks: Ranks) -> bool:
+    return ranks[0] == ranks[-1]
 
 
-def _each_suit(keys: tuple[Key, ...]) -> bool:
-    return len({key // 9 for key in keys}) == len(keys)
-
-
-def _ranks(keys: tuple[Key, ...]) -> list[int]:
-    return sorted(key % 9 + 1 for key in keys)
-
-
-def _stepped(keys: tuple[Key, ...], steps: tuple[int, ...]) -> bool:
+def _stepped(*steps: int) -> Callable[[Ranks], bool]:
     """Ranks rise by one common step taken from ``steps``."""
-    ranks = _ranks(keys)
-    return any(all(b - a == step for a, b in pairwise(ranks)) for step in steps)
+    return lambda ranks: any(all(b - a == step for a, b in pairwise(ranks)) for step in steps)
 
 
-def _same(keys: tuple[Key, ...]) -> bool:
-    return len({key % 9 for key in keys}) == 1
-
-
-def _ranks_are(*ranks: int) -> Callable[[tuple[Key, ...]], bool]:
-    return lambda keys: _ranks(keys) == list(ranks)
-
-
-def _all(*tests: Callable[[tuple[Key, ...]], bool]) -> Callable[[tuple[Key, ...]], bool]:
-    return lambda keys: all(test(keys) for test in tests)
+def _exactly(*wanted: int) -> Callable[[Ranks], bool]:
+    return lambda ranks: ranks == wanted
 
 
 P = Pattern
 CHOW_RULES: tuple[Rule, ...] = (
-    (P.QUADRUPLE_CHOW, 4, _all(_one_suit, _same)),
-    (P.FOUR_PURE_SHIFTED_CHOWS, 4, _all(_one_suit, lambda k: _stepped(k, (1, 2)))),
-    (P.PURE_TRIPLE_CHOW, 3, _all(_one_suit, _same)),
-    (P.PURE_STRAIGHT, 3, _all(_one_suit, _ranks_are(1, 4, 7))),
-    (P.PURE_SHIFTED_CHOWS, 3, _all(_one_suit, lambda k: _stepped(k, (1, 2)))),
-    (P.MIXED_STRAIGHT, 3, _all(_each_suit, _ranks_are(1, 4, 7))),
-    (P.MIXED_TRIPLE_CHOW, 3, _all(_each_suit, _same)),
-    (P.MIXED_SHIFTED_CHOWS, 3, _all(_each_suit, lambda k: _stepped(k, (1,)))),
-    (P.PURE_DOUBLE_CHOW, 2, _all(_one_suit, _same)),
-    (P.MIXED_DOUBLE_CHOW, 2, _all(_each_suit, _same)),
-    (P.SHORT_STRAIGHT, 2, _all(_one_suit, lambda k: _stepped(k, (3,)))),
-    (P.TWO_TERMINAL_CHOWS, 2, _all(_one_suit, _ranks_are(1, 7))),
+    (P.QUADRUPLE_CHOW, 4, True, _same),
+    (P.FOUR_PURE_SHIFTED_CHOWS, 4, True, _stepped(1, 2)),
+    (P.PURE_TRIPLE_CHOW, 3, True, _same),
+    (P.PURE_STRAIGHT, 3, True, _exactly(1, 4, 7)),
+    (P.PURE_SHIFTED_CHOWS, 3, True, _stepped(1, 2)),
+    (P.MIXED_STRAIGHT, 3, False, _exactly(1, 4, 7)),
+    (P.MIXED_TRIPLE_CHOW, 3, False, _same),
+    (P.MIXED_SHIFTED_CHOWS, 3, False, _stepped(1)),
+    (P.PURE_DOUBLE_CHOW, 2, True, _same),
+    (P.MIXED_DOUBLE_CHOW, 2, False, _same),
+    (P.SHORT_STRAIGHT, 2, True, _stepped(3)),
+    (P.TWO_TERMINAL_CHOWS, 2, True, _exactly(1, 7)),
 )
 PUNG_RULES: tuple[Rule, ...] = (
-    (P.FOUR_PURE_SHIFTED_PUNGS, 4, _all(_one_suit, lambda k: _stepped(k, (1,)))),
-    (P.PURE_SHIFTED_PUNGS, 3, _all(_one_suit, lambda k: _stepped(k, (1,)))),
-    (P.TRIPLE_PUNG, 3, _all(_each_suit, _same)),
-    (P.MIXED_SHIFTED_PUNGS, 3, _all(_each_suit, lambda k: _stepped(k, (1,)))),
-    (P.DOUBLE_PUNG, 2, _all(_each_suit, _same)),
+    (P.FOUR_PURE_SHIFTED_PUNGS, 4, True, _stepped(1)),
+    (P.PURE_SHIFTED_PUNGS, 3, True, _stepped(1)),
+    (P.TRIPLE_PUNG, 3, False, _same),
+    (P.MIXED_SHIFTED_PUNGS, 3, False, _stepped(1)),
+    (P.DOUBLE_PUNG, 2, False, _same),
 )
 
 Candidate = tuple[Pattern, frozenset[int]]
+MAX_SETS = 4
 
 
 def _candidates(keys: tuple[Key, ...], rules: tuple[Rule, ...]) -> list[Candidate]:
+    """Every (fan, group of set positions) the rules find among the sets."""
     found = []
-    for pattern, size, test in rules:
+    for size in range(MAX_SETS, 1, -1):
         for group in combinations(range(len(keys)), size):
-            if test(tuple(keys[i] for i in group)):
-                found.append((pattern, frozenset(group)))
+            suits = len({keys[i] // 9 for i in group})
+            if suits not in (1, size):
+                continue
+            ranks = tuple(sorted(keys[i] % 9 + 1 for i in group))
+            found += [
+                (pattern, frozenset(group)) for pattern, wanted, one_suit, test in rules
+                if wanted == size and one_suit == (suits == 1) and test(ranks)
+            ]
     return found
 
 
 def _is_forest(groups: list[frozenset[int]]) -> bool:
     """True when each group joins sets not yet connected by the groups before it."""
-    component: dict[int, int] = {}
+    component = list(range(MAX_SETS))
     for group in groups:
-        roots = {component.get(member, member) for member in group}
+        roots = {component[member] for member in group}
         if len(roots) < len(group):
             return False
         merged = min(roots)
-        component = {m: merged if c in roots else c for m, c in component.items()}
-        component.update(dict.fromkeys(group, merged))
+        component = [merged if root in roots else root for root in component]
     return True
 
 
@@ -121,12 +112,13 @@ def _conflict(candidate: Candidate, chosen: list[Candidate]) -> str | None:
     return None
 
 
-def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) -> list[Candidate]:
-    best = list(chosen)
+def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) -> tuple[tuple, list[Candidate]]:
+    """(ranking, selection): the best legal selection extending ``chosen`` with later candidates."""
+    best = ranking([pattern for pattern, _ in chosen]), chosen
     for index in range(start, len(candidates)):
         if _conflict(candidates[index], chosen) is None:
             found = _search(candidates, index + 1, chosen + [candidates[index]])
-            if preference(Counter(p for p, _ in found)) > preference(Counter(p for p, _ in best)):
+            if found[0] > best[0]:
                 best = found
     return best
 
@@ -135,7 +127,7 @@ def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) ->
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
     """(fans counted, combinations left out with the principle) for sorted set keys."""
     candidates = _candidates(keys, CHOW_RULES if chows else PUNG_RULES)
-    chosen = _search(candidates, 0, [])
+    _, chosen = _search(candidates, 0, [])
     dropped = {
         Exclusion(pattern.value, _conflict((pattern, sets), chosen) or "account-once")
         for pattern, sets in candidates if (pattern, sets) not in chosen

@@ -121,9 +121,13 @@ VALUES: dict[Pattern, int] = dict(
 
 def preference(counts: Mapping[Pattern, int]) -> tuple[int, tuple[int, ...]]:
     """Ordering key, higher is better: total fan, then fans that come earlier on the card."""
-    total = sum(VALUES[pattern] * count for pattern, count in counts.items())
-    orders = sorted(ORDER[pattern] for pattern, count in counts.items() for _ in range(count))
-    return total, tuple(-order for order in orders)
+    return ranking([pattern for pattern, count in counts.items() for _ in range(count)])
+
+
+def ranking(patterns: list[Pattern]) -> tuple[int, tuple[int, ...]]:
+    """``preference`` of a list of fans (one entry per occurrence)."""
+    orders = sorted((-ORDER[pattern] for pattern in patterns), reverse=True)
+    return sum(VALUES[pattern] for pattern in patterns), tuple(orders)
 
 
 P = Pattern
