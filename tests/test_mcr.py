@@ -202,6 +202,8 @@ TRICKY = (
      dict(self_drawn=True, last_tile=True, fourth_tile=True), "Last Tile Draw, Last Tile", 12),
     ("account_once_and_non_identical", "[234s] [234p] [234p] 567p 11m", "1m", {},
      "All Chows, Pure Double Chow, Mixed Double Chow, Short Straight, Single Wait", 6),
+    ("account_once_four_terminal_chows", "[123m] [123m] [789m] 789m 99p", "9p", {},
+     "Outside Hand, All Chows, Pure Double Chow x2, Two Terminal Chows, One Voided Suit, Single Wait", 11),
     ("seven_pairs_self_drawn_fully_concealed", "22m 44m 66m 88p 99p 11z 33z", "3z", dict(self_drawn=True),
      "Seven Pairs, Fully Concealed Hand, One Voided Suit", 29),
     ("four_concealed_pungs_on_discard", "111m 555p 999s 444z 55z", "5z", {},
