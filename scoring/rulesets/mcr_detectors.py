@@ -72,23 +72,24 @@ def _derive(instance: object, **values: object) -> None:
 class Facts:
     """What every arrangement of one hand shares: the hand, the situation, the checked flags.
 
-    Derived once: ``tiles`` (playing tiles, kongs with four), ``mask`` (bit
-    mask of the faces, bit = Tile.index) and ``fans`` (HAND_DETECTORS' table).
+    Derived once: ``counts`` (copies of each playing tile by Tile.index,
+    kongs with four), ``mask`` (bit mask of the faces, bit = Tile.index) and
+    ``fans`` (HAND_DETECTORS' table).
     """
 
     hand: Hand
     situation: Situation
     flags: frozenset[str] = frozenset()  # situation flags that apply, after the rule set's checks
-    tiles: tuple[Tile, ...] = field(init=False, repr=False)
+    counts: tuple[int, ...] = field(init=False, repr=False)
     mask: int = field(init=False, repr=False)
     fans: Table = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        tiles = self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles)
-        mask = 0
-        for tile in tiles:
-            mask |= 1 << tile.index
-        _derive(self, tiles=tiles, mask=mask, fans=Counter())
+        counts = [0] * len(PLAYING_TILES)
+        for tile in self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles):
+            counts[tile.index] += 1
+        mask = sum(1 << index for index, count in enumerate(counts) if count)
+        _derive(self, counts=tuple(counts), mask=mask, fans=Counter())
         for detector in HAND_DETECTORS:
             detector(self, self.fans)
 
@@ -167,9 +168,8 @@ def suit_fans(v: Facts, table: Table) -> None:
 
 def tile_hog(v: Facts, table: Table) -> None:
     """Four of a tile used without being a kong."""
-    counts = Counter(v.tiles)
     kongs = sum(meld.is_kong for meld in v.hand.melds)
-    table[P.TILE_HOG] += sum(count == 4 for count in counts.values()) - kongs
+    table[P.TILE_HOG] += v.counts.count(4) - kongs
 
 
 # ---- shapes ---------------------------------------------------------------------------
@@ -206,9 +206,10 @@ def nine_gates(v: Facts, table: Table) -> None:
     hand = v.hand
     if hand.melds or not any(v.mask & ~suit == 0 for suit in SUIT_MASKS):
         return
-    rest = Counter(hand.without_win())
-    suit = hand.win.suit
-    if tuple(rest[Tile(suit, rank)] for rank in range(1, 10)) == NINE_GATES_COUNTS:
+    start = hand.win.index - hand.win.rank + 1
+    rest = list(v.counts[start:start + 9])
+    rest[hand.win.rank - 1] -= 1
+    if tuple(rest) == NINE_GATES_COUNTS:
         table[P.NINE_GATES] += 1
 
 
