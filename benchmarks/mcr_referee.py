@@ -610,15 +610,22 @@ DIVERGENCES: tuple[Divergence, ...] = (
 ARRANGEMENT_CHOICE = "arrangement choice"
 
 
-def _choice_explained(best: Fans, runner_up: Fans, referee: Fans) -> bool:
+def _undervalued(deal: Deal, best: Fans) -> int:
+    """At most how much pymahjonggb's divergences undervalue the project's
+    chosen arrangement (Fully Concealed Hand 4 instead of Self-Drawn 1 or
+    nothing; a wait fan it misses by counting a tile held four times)."""
+    special = "Fully Concealed Hand" in best and bool(NO_FULLY_CONCEALED & best.keys())
+    wait = any(name in best for name in WAIT_FANS) and _held_four_applies(deal, best)
+    return 4 * special + wait
+
+
+def _choice_explained(deal: Deal, best: Fans, runner_up: Fans, referee: Fans) -> bool:
     """pymahjonggb chose another arrangement, scored exactly like the project's
     runner-up: a tie, or pymahjonggb undervaluing the project's choice by the
-    Fully Concealed Hand divergence (4 fan at most)."""
+    divergences above."""
     if compare(runner_up, referee) is not None:
         return False
-    gap = points(best) - points(runner_up)
-    undervalued = "Fully Concealed Hand" in best and bool(NO_FULLY_CONCEALED & best.keys())
-    return gap == 0 or (undervalued and 0 < gap <= 4)
+    return 0 <= points(best) - points(runner_up) <= _undervalued(deal, best)
 
 
 @dataclass(frozen=True)
@@ -636,15 +643,16 @@ def referee(deal: Deal) -> Verdict:
     project, runners_up = project_result(deal)
     fans = referee_fans(deal)
     raw = compare(project, fans)
-    applied = []
+    applied, stages = [], [fans]
     for divergence in DIVERGENCES:
         if raw and divergence.applies(deal, fans):
             corrected = divergence.correct(fans, project)
             if corrected != fans:
                 fans = corrected
                 applied.append(divergence.name)
+                stages.append(fans)
     remaining = raw and compare(project, fans)
-    if remaining and any(_choice_explained(project, r, fans) for r in runners_up):
+    if remaining and any(_choice_explained(deal, project, r, f) for r in runners_up for f in stages):
         applied.append(ARRANGEMENT_CHOICE)
         remaining = None
     return Verdict(raw, tuple(applied), remaining)

@@ -135,6 +135,16 @@ def test_known_divergences(hand, win, flags, divergence):
     assert verdict.raw is not None and verdict.divergences == (divergence,) and verdict.remaining is None
 
 
+@pytest.mark.parametrize(("hand", "win", "flags"), [
+    ("11122334444p 111z", "1p", {}),  # equal totals
+    ("44555566m 445566p", "5p", {"self_drawn": True}),  # Seven Pairs undervalued by pymahjonggb
+    ("66677889999s (2222s)", "6s", {"self_drawn": True}),  # Single Wait missed on 9999s
+])
+def test_arrangement_choice(hand, win, flags):
+    verdict = referee(Deal.parse(hand, win, Situation(**flags)))
+    assert verdict.divergences[-1] == ARRANGEMENT_CHOICE and verdict.remaining is None
+
+
 def test_a_real_disagreement_is_caught():
     """The comparison fails when a fan is missing on one side."""
     deal = Deal.parse("123m 456m 789m 123p 55z", "5z")
