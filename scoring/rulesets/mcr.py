@@ -9,7 +9,6 @@ runners-up. Decisions and their sources: ``docs/rules/mcr.md``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -24,6 +23,7 @@ from scoring.tiles import Wind
 
 MINIMUM = 8  # fan needed to win, flowers not counted
 BASE_PAYMENT = 8  # every loser pays this on top of what the card says
+WINDS = tuple(Wind)
 #: EXCLUDES with each fan's excluded fans in card order.
 EXCLUDES_IN_ORDER = {pattern: sorted(others, key=ORDER.__getitem__) for pattern, others in EXCLUDES.items()}
 
@@ -33,7 +33,7 @@ class Scored:
     """The fans of one arrangement after exclusions, with its total and ranking key."""
 
     view: View
-    counted: Counter
+    counted: dict[Pattern, int]
     excluded: tuple[Exclusion, ...]
     total: int = field(init=False)
     key: tuple[int, tuple[int, ...]] = field(init=False, repr=False)
@@ -44,7 +44,7 @@ class Scored:
 
     @property
     def flowers(self) -> int:
-        return self.counted[Pattern.FLOWER_TILES]
+        return self.counted.get(Pattern.FLOWER_TILES, 0)
 
     @property
     def items(self) -> tuple[Item, ...]:
@@ -54,9 +54,9 @@ class Scored:
         )
 
 
-def apply_exclusions(found: Counter) -> tuple[Counter, list[Exclusion]]:
+def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], list[Exclusion]]:
     """The one exclusion pass: in card order, each fan still counted removes what it excludes."""
-    counted = Counter({pattern: count for pattern, count in found.items() if count})
+    counted = {pattern: count for pattern, count in found.items() if count}
     excluded = []
     for pattern in sorted(counted, key=ORDER.__getitem__):
         if pattern not in counted:
@@ -110,7 +110,7 @@ def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tup
 def payments(total: int, situation: Situation) -> tuple[tuple[Payment, ...], tuple[str, ...]]:
     """Card: self-drawn, each other pays 8 + basic; on a discard, the discarder 8 + basic, the others 8."""
     winner = situation.seat_wind
-    others = [wind for wind in Wind if wind is not winner]
+    others = [wind for wind in WINDS if wind is not winner]
     if situation.self_drawn:
         return tuple(Payment(wind, winner, BASE_PAYMENT + total) for wind in others), ()
     if situation.discarder is None:
@@ -157,8 +157,9 @@ class MCRRuleSet:
         text = str(hand)
         runners_up, seen = [], {self._signature(scored[0])}
         for entry in scored[1:]:
-            if self._signature(entry) not in seen:
-                seen.add(self._signature(entry))
+            signature = self._signature(entry)
+            if signature not in seen:
+                seen.add(signature)
                 runners_up.append(self._breakdown(entry, text, ()))
         return self._breakdown(scored[0], text, notes, tuple(runners_up), situation)
 

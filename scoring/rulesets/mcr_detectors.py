@@ -9,22 +9,21 @@ DETECTORS run once per arrangement).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import pairwise
 
 from scoring.breakdown import Exclusion
 from scoring.decompose import Arrangement, Shape, Wait
-from scoring.hand import Hand, Meld, SetKind
+from scoring.hand import Hand, Meld, SetKind, meld_of
 from scoring.rulesets.mcr_combos import best_combination
 from scoring.rulesets.mcr_patterns import Pattern
 from scoring.situation import Situation
 from scoring.tiles import PLAYING_TILES, SUITED, Tile
 
 P = Pattern
-Table = Counter  # Counter[Pattern]
+Table = defaultdict  # defaultdict(int): Pattern -> count (missing fans read as 0)
 
 
 def _mask(predicate: Callable[[Tile], bool]) -> int:
@@ -44,11 +43,12 @@ GREEN = _codes("2s", "3s", "4s", "6s", "8s", "6z")
 REVERSIBLE = _codes("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "5z")
 SUIT_MASKS = tuple(_mask(lambda t, suit=suit: t.suit is suit) for suit in SUITED)
 HONORS, WINDS, DRAGONS = _mask(lambda t: t.is_honor), _mask(lambda t: t.is_wind), _mask(lambda t: t.is_dragon)
+TERMINALS, SUITED_TILES = _mask(lambda t: t.is_terminal), _mask(lambda t: t.is_suited)
 
 #: Fans of tile faces only: every tile of the hand lies in the given faces (bit masks).
 ALL_WITHIN: dict[Pattern, int] = {
     P.ALL_GREEN: GREEN,
-    P.ALL_TERMINALS: _mask(lambda t: t.is_terminal),
+    P.ALL_TERMINALS: TERMINALS,
     P.ALL_HONORS: HONORS,
     P.ALL_TERMINALS_AND_HONORS: _mask(lambda t: t.is_terminal_or_honor),
     P.UPPER_TILES: _ranked(7, 9),
@@ -58,7 +58,7 @@ ALL_WITHIN: dict[Pattern, int] = {
     P.LOWER_FOUR: _ranked(1, 4),
     P.REVERSIBLE_TILES: REVERSIBLE,
     P.ALL_SIMPLES: _mask(lambda t: t.is_simple),
-    P.NO_HONORS: _mask(lambda t: t.is_suited),
+    P.NO_HONORS: SUITED_TILES,
 }
 
 
@@ -73,8 +73,9 @@ class Facts:
     """What every arrangement of one hand shares: the hand, the situation, the checked flags.
 
     Derived once: ``counts`` (copies of each playing tile by Tile.index,
-    kongs with four), ``mask`` (bit mask of the faces, bit = Tile.index) and
-    ``fans`` (HAND_DETECTORS' table).
+    kongs with four), ``mask`` (bit mask of the faces, bit = Tile.index),
+    ``kongs`` (the ``concealed`` flag of each declared kong) and ``fans``
+    (HAND_DETECTORS' table).
     """
 
     hand: Hand
@@ -82,14 +83,18 @@ class Facts:
     flags: frozenset[str] = frozenset()  # situation flags that apply, after the rule set's checks
     counts: tuple[int, ...] = field(init=False, repr=False)
     mask: int = field(init=False, repr=False)
+    kongs: tuple[bool, ...] = field(init=False, repr=False)
     fans: Table = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         counts = [0] * len(PLAYING_TILES)
-        for tile in self.hand.standing + tuple(t for meld in self.hand.melds for t in meld.tiles):
-            counts[tile.index] += 1
-        mask = sum(1 << index for index, count in enumerate(counts) if count)
-        _derive(self, counts=tuple(counts), mask=mask, fans=Counter())
+        mask = 0
+        for tiles in (self.hand.standing, *(meld.tiles for meld in self.hand.melds)):
+            for tile in tiles:
+                counts[tile.index] += 1
+                mask |= 1 << tile.index
+        kongs = tuple(meld.concealed for meld in self.hand.melds if meld.kind is SetKind.KONG)
+        _derive(self, counts=tuple(counts), mask=mask, kongs=kongs, fans=defaultdict(int))
         for detector in HAND_DETECTORS:
             detector(self, self.fans)
 
@@ -98,15 +103,16 @@ class Facts:
 class View:
     """One arrangement of a hand, as the arrangement detectors see it.
 
-    Derived once: ``sets`` (not the pair; a set completed by a discard counted
-    as exposed), ``pungs`` (and kongs), ``chows``, ``pair`` (its tile or
-    None) and the chosen chow and suited-pung combinations (``mcr_combos``).
+    Derived once: ``pungs`` (and kongs; one completed by a discard counted
+    as exposed), ``pung_mask`` (bit mask of their tiles, bit = Tile.index),
+    ``chows``, ``pair`` (its tile or None) and the chosen chow and
+    suited-pung combinations (``mcr_combos``).
     """
 
     facts: Facts
     arrangement: Arrangement
-    sets: tuple[Meld, ...] = field(init=False, repr=False)
     pungs: tuple[Meld, ...] = field(init=False, repr=False)
+    pung_mask: int = field(init=False, repr=False)
     chows: tuple[Meld, ...] = field(init=False, repr=False)
     pair: Tile | None = field(init=False, repr=False)
     chow_fans: tuple[Counter, tuple[Exclusion, ...]] = field(init=False, repr=False, compare=False)
@@ -114,14 +120,15 @@ class View:
 
     def __post_init__(self) -> None:
         effective = self.arrangement.effective_sets(self.facts.situation.self_drawn)
-        sets = tuple(meld for meld in effective if meld.kind is not SetKind.PAIR)
-        pungs = tuple(meld for meld in sets if meld.is_pung_or_kong)
-        chows = tuple(meld for meld in sets if meld.kind is SetKind.CHOW)
+        pungs = tuple(meld for meld in effective if meld.kind in _PUNG_KINDS)
+        chows = tuple(meld for meld in effective if meld.kind is SetKind.CHOW)
+        pung_keys = _keys(pungs)
         pair = self.arrangement.pair
         _derive(
-            self, sets=sets, pungs=pungs, chows=chows, pair=None if pair is None else pair.first,
+            self, pungs=pungs, pung_mask=sum(1 << key for key in pung_keys), chows=chows,
+            pair=None if pair is None else pair.first,
             chow_fans=best_combination(_keys(chows), True),
-            pung_fans=best_combination(_keys(m for m in pungs if m.first.is_suited), False),
+            pung_fans=best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
         )
 
     @property
@@ -136,13 +143,12 @@ class View:
     def shape(self) -> Shape:
         return self.arrangement.shape
 
-    def pung_tiles(self, predicate: Callable[[Tile], bool]) -> list[Tile]:
-        """The tile of each pung or kong whose tile satisfies ``predicate``."""
-        return [meld.first for meld in self.pungs if predicate(meld.first)]
+
+_PUNG_KINDS = frozenset({SetKind.PUNG, SetKind.KONG})
 
 
-def _keys(melds) -> tuple[int, ...]:
-    return tuple(sorted(meld.first.index for meld in melds))
+def _keys(melds: tuple[Meld, ...]) -> tuple[int, ...]:
+    return tuple(sorted(meld.tiles[0].index for meld in melds))
 
 
 # ---- whole-hand tile fans -------------------------------------------------------------
@@ -168,8 +174,9 @@ def suit_fans(v: Facts, table: Table) -> None:
 
 def tile_hog(v: Facts, table: Table) -> None:
     """Four of a tile used without being a kong."""
-    kongs = sum(meld.is_kong for meld in v.hand.melds)
-    table[P.TILE_HOG] += v.counts.count(4) - kongs
+    hogs = v.counts.count(4) - len(v.kongs)
+    if hogs:
+        table[P.TILE_HOG] += hogs
 
 
 # ---- shapes ---------------------------------------------------------------------------
@@ -232,17 +239,27 @@ EVERY_SET: dict[Pattern, tuple[Callable[[Meld], bool], frozenset[Shape]]] = {
 SET_SHAPES = frozenset().union(*(shapes for _, shapes in EVERY_SET.values()))
 
 
-@cache
-def set_traits(meld: Meld) -> frozenset[Pattern]:
-    """The EVERY_SET fans whose test this set passes."""
-    return frozenset(pattern for pattern, (test, _) in EVERY_SET.items() if test(meld))
+def _every_set_traits() -> dict[tuple[SetKind, int], frozenset[Pattern]]:
+    """The EVERY_SET fans whose test each possible set passes, by (kind, Tile.index of its lowest tile)."""
+    melds = [
+        meld_of(kind, tile, True) for kind in SetKind for tile in PLAYING_TILES
+        if kind is not SetKind.CHOW or (tile.is_suited and tile.rank <= 7)
+    ]
+    return {
+        (meld.kind, meld.first.index): frozenset(p for p, (test, _) in EVERY_SET.items() if test(meld))
+        for meld in melds
+    }
+
+
+SET_TRAITS = _every_set_traits()
 
 
 def every_set_fans(v: View, table: Table) -> None:
     """All Pungs, All Even Pungs, Outside Hand, All Fives, All Chows."""
     if v.shape not in SET_SHAPES:
         return
-    common = frozenset.intersection(*(set_traits(meld) for meld in v.arrangement.sets))
+    sets = v.arrangement.sets
+    common = frozenset.intersection(*(SET_TRAITS[meld.kind, meld.tiles[0].index] for meld in sets))
     for pattern in common:
         if v.shape in EVERY_SET[pattern][1]:
             table[pattern] += 1
@@ -250,8 +267,9 @@ def every_set_fans(v: View, table: Table) -> None:
 
 def combination_fans(v: View, table: Table) -> None:
     """Chow and suited-pung combinations (Pure Straight ... Double Pung), see mcr_combos."""
-    table.update(v.chow_fans[0])
-    table.update(v.pung_fans[0])
+    for fans in (v.chow_fans[0], v.pung_fans[0]):
+        for pattern, count in fans.items():
+            table[pattern] += count
 
 
 def terminal_chows(v: View, table: Table) -> None:
@@ -267,18 +285,22 @@ def terminal_chows(v: View, table: Table) -> None:
         table[P.THREE_SUITED_TERMINAL_CHOWS] += 1
 
 
+CONCEALED_PUNGS = {2: P.TWO_CONCEALED_PUNGS, 3: P.THREE_CONCEALED_PUNGS, 4: P.FOUR_CONCEALED_PUNGS}
+
+
 def concealed_pungs(v: View, table: Table) -> None:
     """Two/Three/Four Concealed Pungs (kongs included; a pung completed by a discard is exposed)."""
-    count = sum(meld.concealed for meld in v.pungs)
-    pattern = {2: P.TWO_CONCEALED_PUNGS, 3: P.THREE_CONCEALED_PUNGS, 4: P.FOUR_CONCEALED_PUNGS}.get(count)
+    pattern = CONCEALED_PUNGS.get(sum(meld.concealed for meld in v.pungs))
     if pattern:
         table[pattern] += 1
 
 
 def kongs(v: Facts, table: Table) -> None:
     """Melded/Concealed Kong, Two Melded/Concealed Kongs, Three Kongs, Four Kongs."""
-    melded = sum(m.is_kong and not m.concealed for m in v.hand.melds)
-    concealed = sum(m.is_kong and m.concealed for m in v.hand.melds)
+    if not v.kongs:
+        return
+    concealed = sum(v.kongs)
+    melded = len(v.kongs) - concealed
     table[P.MELDED_KONG] += melded
     table[P.CONCEALED_KONG] += concealed
     table[P.TWO_MELDED_KONGS] += melded >= 2
@@ -289,7 +311,9 @@ def kongs(v: Facts, table: Table) -> None:
 
 def dragons(v: View, table: Table) -> None:
     """Dragon Pung (each), Two Dragon Pungs, Big/Little Three Dragons."""
-    found = len(v.pung_tiles(lambda t: t.is_dragon))
+    found = (v.pung_mask & DRAGONS).bit_count()
+    if not found:
+        return
     table[P.DRAGON_PUNG] += found
     table[P.TWO_DRAGON_PUNGS] += found >= 2
     table[P.BIG_THREE_DRAGONS] += found == 3
@@ -298,12 +322,15 @@ def dragons(v: View, table: Table) -> None:
 
 def winds(v: View, table: Table) -> None:
     """Seat/Prevalent Wind, Big Three Winds, Little/Big Four Winds."""
-    found = v.pung_tiles(lambda t: t.is_wind)
-    table[P.SEAT_WIND] += v.situation.seat_wind.tile in found
-    table[P.PREVALENT_WIND] += v.situation.prevalent_wind.tile in found
-    table[P.BIG_THREE_WINDS] += len(found) >= 3
-    table[P.LITTLE_FOUR_WINDS] += len(found) == 3 and v.pair is not None and v.pair.is_wind
-    table[P.BIG_FOUR_WINDS] += len(found) == 4
+    found = v.pung_mask & WINDS
+    if not found:
+        return
+    count = found.bit_count()
+    table[P.SEAT_WIND] += found >> v.situation.seat_wind.tile.index & 1
+    table[P.PREVALENT_WIND] += found >> v.situation.prevalent_wind.tile.index & 1
+    table[P.BIG_THREE_WINDS] += count >= 3
+    table[P.LITTLE_FOUR_WINDS] += count == 3 and v.pair is not None and v.pair.is_wind
+    table[P.BIG_FOUR_WINDS] += count == 4
 
 
 def terminal_pungs(v: View, table: Table) -> None:
@@ -312,10 +339,12 @@ def terminal_pungs(v: View, table: Table) -> None:
     Dragon pungs score Dragon Pung instead; the wind pungs of Big Three Winds
     (and of the four-wind fans) are part of that fan (non-repeat principle).
     """
-    valued = {v.situation.seat_wind.tile, v.situation.prevalent_wind.tile}
-    found = v.pung_tiles(lambda t: t.is_wind)
-    plain_winds = [tile for tile in found if tile not in valued] if len(found) < 3 else []
-    table[P.PUNG_OF_TERMINALS_OR_HONORS] += len(v.pung_tiles(lambda t: t.is_terminal)) + len(plain_winds)
+    valued = 1 << v.situation.seat_wind.tile.index | 1 << v.situation.prevalent_wind.tile.index
+    found = v.pung_mask & WINDS
+    plain_winds = (found & ~valued).bit_count() if found.bit_count() < 3 else 0
+    count = (v.pung_mask & TERMINALS).bit_count() + plain_winds
+    if count:
+        table[P.PUNG_OF_TERMINALS_OR_HONORS] += count
 
 
 # ---- how the hand was won -------------------------------------------------------------
@@ -362,7 +391,8 @@ def wait_fans(v: View, table: Table) -> None:
 
 def flowers(v: Facts, table: Table) -> None:
     """Flower Tiles: one per flower or season."""
-    table[P.FLOWER_TILES] += len(v.hand.bonus)
+    if v.hand.bonus:
+        table[P.FLOWER_TILES] += len(v.hand.bonus)
 
 
 #: Detectors of the hand and situation alone, run once per hand.
