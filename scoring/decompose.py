@@ -361,7 +361,7 @@ def _placements(layout: Layout, win: Tile, waits: frozenset[Tile]):
 
 def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arrangement, ...]:
     """Every arrangement of a complete hand; () when it is not complete."""
-    counts = _counts(hand.standing)
+    counts = hand.standing_counts
     if hand.tile_count != 3 * sets + 2 or not counts[hand.win.index]:
         return ()
     layouts = list(_layouts(hand, counts, knitted, sets))

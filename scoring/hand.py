@@ -9,12 +9,14 @@ exposed chow, pung or kong and ``(...)`` a concealed kong::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import groupby
 from operator import attrgetter
 
-from scoring.tiles import ALL_TILES, NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order
+from scoring.tiles import (
+    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order,
+)
 
 
 class HandError(ValueError):
@@ -171,6 +173,13 @@ def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
         raise UnknownTokenError(f"unknown token{context}: {error}") from None
 
 
+@cache
+def _bare_group(group: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """(standing tiles, bonus tiles) of a group without brackets (cached)."""
+    tiles = _group_tiles(group, group)
+    return tuple(t for t in tiles if t.suit is not Suit.BONUS), tuple(t for t in tiles if t.suit is Suit.BONUS)
+
+
 def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
     """The Meld of a kind starting at ``first``."""
     if kind is SetKind.CHOW:
@@ -184,17 +193,25 @@ def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
 
 @dataclass(frozen=True)
 class Hand:
-    """Standing tiles (sorted, winning tile included), declared melds, bonus tiles, winning tile."""
+    """Standing tiles (sorted, winning tile included), declared melds, bonus tiles, winning tile.
+
+    Counted once: ``standing_counts`` (copies of each playing tile standing,
+    by Tile.index) and ``counts`` (copies of each face in the whole hand,
+    melds and bonus tiles included, by Tile.index).
+    """
 
     standing: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     bonus: tuple[Tile, ...]
     win: Tile
+    standing_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "standing", tuple(sorted(self.standing, key=tile_order)))
         object.__setattr__(self, "bonus", tuple(sorted(self.bonus, key=tile_order)))
         object.__setattr__(self, "melds", tuple(self.melds))
+        self._count()
         self._check_copies()
 
     @classmethod
@@ -209,15 +226,23 @@ class Hand:
             if group[0] in _BRACKETS:
                 melds.append(Meld.parse(group))
                 continue
-            tiles = _group_tiles(group, group)
-            standing += [tile for tile in tiles if tile.suit is not Suit.BONUS]
-            bonus += [tile for tile in tiles if tile.suit is Suit.BONUS]
+            tiles, extra = _bare_group(group)
+            standing += tiles
+            bonus += extra
         return cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
 
-    def _check_copies(self) -> None:
+    def _count(self) -> None:
         counts = [0] * len(ALL_TILES)
-        for tile in self.tiles:
+        for tile in self.standing:
             counts[tile.index] += 1
+        object.__setattr__(self, "standing_counts", tuple(counts[:len(PLAYING_TILES)]))
+        for tiles in (*(meld.tiles for meld in self.melds), self.bonus):
+            for tile in tiles:
+                counts[tile.index] += 1
+        object.__setattr__(self, "counts", tuple(counts))
+
+    def _check_copies(self) -> None:
+        counts = self.counts
         if max(counts) > 4:
             tile = ALL_TILES[counts.index(max(counts))]
             raise TooManyCopiesError(f"{max(counts)} copies of {tile}: there are only four of each tile")

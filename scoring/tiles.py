@@ -13,6 +13,7 @@ from enum import Enum
 from functools import cache
 from itertools import groupby
 from operator import attrgetter
+from typing import NoReturn
 
 
 class NotationError(ValueError):
@@ -264,11 +265,10 @@ def _unicode_table() -> dict[Tile, str]:
     return {tile: chr(0x1F000 + offset) for offset, tile in enumerate(order)}
 
 
-_TILES = {tile: tile for tile in ALL_TILES}
 _WIND_TILES = {wind: ALL_TILES[27 + position] for position, wind in enumerate(Wind)}
 _WIND_NAMES = {
     name: wind for wind in Wind for name in (wind.value, wind.name, _WIND_TILES[wind].code.upper())
-}  # equal tile -> the shared instance
+}
 _TO_UNICODE = _unicode_table()
 _FROM_UNICODE = {char: tile for tile, char in _TO_UNICODE.items()}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
@@ -286,8 +286,8 @@ def _parse_cached(text: str) -> tuple[Tile, ...]:
         elif char.lower() in _SUIT_LETTERS:
             if not digits:
                 raise NotationError(f"{text!r}: suit letter {char!r} has no digits before it")
-            suit = _SUIT_LETTERS[char.lower()]
-            tiles += [_TILES[_tile_or_error(text, int(digit), suit)] for digit in digits]
+            letter = char.lower()
+            tiles += [_CODES.get(digit + letter) or _tile_error(text, digit, letter) for digit in digits]
             digits = ""
         elif digits:
             raise NotationError(f"{text!r}: digits {digits!r} need a suit letter (m p s z f)")
@@ -299,13 +299,16 @@ def _parse_cached(text: str) -> tuple[Tile, ...]:
 
 
 _SUIT_LETTERS = {suit.value: suit for suit in Suit}
+_CODES = {tile.code: tile for tile in ALL_TILES}  # "5m" -> the shared instance
 
 
-def _tile_or_error(text: str, rank: int, suit: Suit) -> Tile:
+def _tile_error(text: str, digit: str, letter: str) -> NoReturn:
+    """Raise the NotationError for a digit that is not a rank of the suit."""
     try:
-        return Tile(suit, rank)
+        Tile(_SUIT_LETTERS[letter], int(digit))  # raises: the rank is out of range
     except NotationError as error:
         raise NotationError(f"{text!r}: {error}") from None
+    raise NotationError(f"{text!r}: no tile {digit}{letter}")
 
 
 def _unicode_or_error(text: str, char: str) -> Tile:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import MappingProxyType
 
 from scoring.breakdown import Breakdown, Exclusion, Item, Payment
@@ -24,8 +25,24 @@ from scoring.tiles import Wind
 MINIMUM = 8  # fan needed to win, flowers not counted
 BASE_PAYMENT = 8  # every loser pays this on top of what the card says
 WINDS = tuple(Wind)
-#: EXCLUDES with each fan's excluded fans in card order.
-EXCLUDES_IN_ORDER = {pattern: sorted(others, key=ORDER.__getitem__) for pattern, others in EXCLUDES.items()}
+#: EXCLUDES with each fan's excluded fans in card order, each with the Exclusion it leaves in the breakdown.
+EXCLUDES_IN_ORDER = {
+    pattern: [(other, Exclusion(other.value, f"excluded by {pattern.value}"))
+              for other in sorted(others, key=ORDER.__getitem__)]
+    for pattern, others in EXCLUDES.items()
+}
+
+
+@cache
+def item(pattern: Pattern, count: int) -> Item:
+    """The breakdown line of a fan counted ``count`` times (shared instances: items are immutable)."""
+    return Item(pattern.value, VALUES[pattern], count)
+
+
+@cache
+def payment(payer: Wind, payee: Wind, amount: int) -> Payment:
+    """A Payment (shared instances: payments are immutable)."""
+    return Payment(payer, payee, amount)
 
 
 @dataclass(frozen=True)
@@ -49,7 +66,7 @@ class Scored:
     @property
     def items(self) -> tuple[Item, ...]:
         return tuple(
-            Item(pattern.value, VALUES[pattern], count)
+            item(pattern, count)
             for pattern, count in sorted(self.counted.items(), key=lambda entry: ORDER[entry[0]])
         )
 
@@ -61,9 +78,9 @@ def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], 
     for pattern in sorted(counted, key=ORDER.__getitem__):
         if pattern not in counted:
             continue
-        for other in EXCLUDES_IN_ORDER.get(pattern, ()):
+        for other, exclusion in EXCLUDES_IN_ORDER.get(pattern, ()):
             if counted.pop(other, 0):
-                excluded.append(Exclusion(other.value, f"excluded by {pattern.value}"))
+                excluded.append(exclusion)
     if not counted.keys() - {Pattern.FLOWER_TILES}:
         counted[Pattern.CHICKEN_HAND] = 1
     return counted, excluded
@@ -112,14 +129,14 @@ def payments(total: int, situation: Situation) -> tuple[tuple[Payment, ...], tup
     winner = situation.seat_wind
     others = [wind for wind in WINDS if wind is not winner]
     if situation.self_drawn:
-        return tuple(Payment(wind, winner, BASE_PAYMENT + total) for wind in others), ()
+        return tuple(payment(wind, winner, BASE_PAYMENT + total) for wind in others), ()
     if situation.discarder is None:
         return (), (
             f"discarder not given: the discarder pays {BASE_PAYMENT + total} "
             f"({BASE_PAYMENT} + {total}), each of the other two pays {BASE_PAYMENT}",
         )
     return tuple(
-        Payment(wind, winner, BASE_PAYMENT + (total if wind is situation.discarder else 0))
+        payment(wind, winner, BASE_PAYMENT + (total if wind is situation.discarder else 0))
         for wind in others
     ), ()
 

@@ -87,14 +87,13 @@ class Facts:
     fans: Table = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        counts = [0] * len(PLAYING_TILES)
+        counts = self.hand.counts[:len(PLAYING_TILES)]
         mask = 0
         for tiles in (self.hand.standing, *(meld.tiles for meld in self.hand.melds)):
             for tile in tiles:
-                counts[tile.index] += 1
                 mask |= 1 << tile.index
         kongs = tuple(meld.concealed for meld in self.hand.melds if meld.kind is SetKind.KONG)
-        _derive(self, counts=tuple(counts), mask=mask, kongs=kongs, fans=defaultdict(int))
+        _derive(self, counts=counts, mask=mask, kongs=kongs, fans=defaultdict(int))
         for detector in HAND_DETECTORS:
             detector(self, self.fans)
 
