@@ -135,11 +135,30 @@ def _partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...],
 
 
 @cache
+def _splits(counts: tuple[int, ...], chows: bool, pair: bool) -> bool:
+    """True when ``_split`` finds a split (cheaper: stops at the first one)."""
+    first = next((rank for rank, count in enumerate(counts) if count), None)
+    if first is None:
+        return not pair
+    if pair and counts[first] >= 2 and _splits(_take(counts, first, (2,)), chows, False):
+        return True
+    if counts[first] >= 3 and _splits(_take(counts, first, (3,)), chows, pair):
+        return True
+    return bool(
+        chows and first + 2 < len(counts) and counts[first + 1] and counts[first + 2]
+        and _splits(_take(counts, first, (1, 1, 1)), chows, pair)
+    )
+
+
+@cache
 def _completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
     """Ranks whose addition lets the suit split completely."""
+    remainder = (sum(counts) + 1) % 3  # as _partitions: 1 never splits, 2 needs the pair
+    if remainder == 1:
+        return ()
     return tuple(
         rank for rank in range(len(counts))
-        if counts[rank] < 4 and _partitions(_take(counts, rank, (-1,)), chows)
+        if counts[rank] < 4 and _splits(_take(counts, rank, (-1,)), chows, remainder == 2)
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 from operator import attrgetter
 from typing import NoReturn
@@ -331,10 +331,16 @@ def format_tiles(tiles, *, sort: bool = True) -> str:
     Sorted into the canonical order (m, p, s, z, f; ranks ascending) unless
     ``sort=False``, which keeps the given order.
     """
-    ordered = sorted(tiles, key=tile_order) if sort else tiles
+    indices = map(tile_order, tiles)
+    return _format_indices(tuple(sorted(indices) if sort else indices))
+
+
+@lru_cache(maxsize=1 << 14)
+def _format_indices(indices: tuple[int, ...]) -> str:
+    """format_tiles of the tiles at these ALL_TILES positions, in this order (cached)."""
     return "".join(
         "".join(_DIGITS[tile.rank] for tile in run) + suit.value
-        for suit, run in groupby(ordered, key=_SUIT_OF)
+        for suit, run in groupby((ALL_TILES[index] for index in indices), key=_SUIT_OF)
     )
 
 

@@ -69,21 +69,31 @@ PUNG_RULES: tuple[Rule, ...] = (
 
 Candidate = tuple[Pattern, frozenset[int]]
 MAX_SETS = 4
+Shaped = dict[tuple[int, int], tuple[tuple[Pattern, Callable[[Ranks], bool]], ...]]
 
 
-def _candidates(keys: tuple[Key, ...], rules: tuple[Rule, ...]) -> list[Candidate]:
+def _by_shape(rules: tuple[Rule, ...]) -> Shaped:
+    """The rules (in order) for each group shape (number of sets, number of suits)."""
+    return {
+        (size, suits): tuple((pattern, test) for pattern, wanted, one_suit, test in rules
+                             if wanted == size and one_suit == (suits == 1))
+        for size in range(2, MAX_SETS + 1) for suits in {1, size}
+    }
+
+
+SHAPED_RULES = {True: _by_shape(CHOW_RULES), False: _by_shape(PUNG_RULES)}
+
+
+def _candidates(keys: tuple[Key, ...], rules: Shaped) -> list[Candidate]:
     """Every (fan, group of set positions) the rules find among the sets."""
     found = []
     for size in range(MAX_SETS, 1, -1):
         for group in combinations(range(len(keys)), size):
-            suits = len({keys[i] // 9 for i in group})
-            if suits not in (1, size):
+            shaped = rules.get((size, len({keys[i] // 9 for i in group})))
+            if not shaped:
                 continue
             ranks = tuple(sorted(keys[i] % 9 + 1 for i in group))
-            found += [
-                (pattern, frozenset(group)) for pattern, wanted, one_suit, test in rules
-                if wanted == size and one_suit == (suits == 1) and test(ranks)
-            ]
+            found += [(pattern, frozenset(group)) for pattern, test in shaped if test(ranks)]
     return found
 
 
@@ -126,7 +136,7 @@ def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) ->
 @cache
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
     """(fans counted, combinations left out with the principle) for sorted set keys."""
-    candidates = _candidates(keys, CHOW_RULES if chows else PUNG_RULES)
+    candidates = _candidates(keys, SHAPED_RULES[chows])
     _, chosen = _search(candidates, 0, [])
     dropped = {
         Exclusion(pattern.value, _conflict((pattern, sets), chosen) or "account-once")
