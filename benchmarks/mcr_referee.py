@@ -216,6 +216,7 @@ POOLS: tuple[tuple[str, Callable[[random.Random], frozenset[int]], float], ...] 
     ("green", lambda r: GREEN, 2),
     ("reversible", lambda r: REVERSIBLE, 2),
     ("evens", lambda r: _ranks("2468"), 2),
+    ("chicken", lambda r: _ranks("2345678"), 3),  # with an honour pair: few fans at all
 )
 
 #: Set patterns seeded into standard hands: (name, kind, anchored, members).
@@ -274,7 +275,7 @@ def _random_set(rng: random.Random, pool: frozenset[int], kinds: Mapping[Kind, f
 
 def _standard(rng: random.Random) -> tuple[list[int], list[Meld]]:
     """Four sets and a pair: chows, pungs, kongs, exposed or concealed."""
-    _, pool_of, _ = _weighted(rng, POOLS)
+    theme, pool_of, _ = _weighted(rng, POOLS)
     pool = pool_of(rng)
     chow_weight = rng.choice([0.0, 1.0, 3.0, 10.0])
     kinds = {Kind.CHOW: chow_weight, Kind.PUNG: 3.0, Kind.KONG: rng.choice([0.0, 0.5, 1.5])}
@@ -290,7 +291,8 @@ def _standard(rng: random.Random) -> tuple[list[int], list[Meld]]:
     for kind, first in sets:
         chance = 0.5 if kind is Kind.KONG else exposure
         build.add(kind, first, exposed=rng.random() < chance)
-    build.add(Kind.PAIR, pair[1] if pair else rng.choice(sorted(pool)))
+    pair_pool = HONORS if theme == "chicken" else pool
+    build.add(Kind.PAIR, pair[1] if pair else rng.choice(sorted(pair_pool)))
     return build.concealed, build.melds
 
 
@@ -636,6 +638,7 @@ class Verdict:
     raw: Disagreement | None
     divergences: tuple[str, ...]
     remaining: Disagreement | None
+    fans: frozenset[str] = frozenset()  # the project's fans (for coverage counts)
 
 
 def referee(deal: Deal) -> Verdict:
@@ -655,7 +658,7 @@ def referee(deal: Deal) -> Verdict:
     if remaining and any(_choice_explained(deal, project, r, f) for r in runners_up for f in stages):
         applied.append(ARRANGEMENT_CHOICE)
         remaining = None
-    return Verdict(raw, tuple(applied), remaining)
+    return Verdict(raw, tuple(applied), remaining, frozenset(project))
 
 
 @dataclass
@@ -668,9 +671,11 @@ class Tally:
     divergences: Counter = field(default_factory=Counter)
     categories: Counter = field(default_factory=Counter)
     examples: dict[str, list[Deal]] = field(default_factory=dict)
+    coverage: Counter = field(default_factory=Counter)
 
     def add(self, deal: Deal, verdict: Verdict, keep: int) -> None:
         self.hands += 1
+        self.coverage.update(verdict.fans)
         self.raw_agree += verdict.raw is None
         self.agree += verdict.remaining is None
         self.divergences.update(verdict.divergences)
@@ -714,6 +719,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{count:8d}  [{name}]")
         for deal in tally.examples[f"[{name}]"][: args.examples]:
             print(f"          {deal}")
+    rarest = ", ".join(f"{name} {count}" for name, count in sorted(tally.coverage.items(), key=lambda e: e[1])[:8])
+    print(f"fans seen: {len(tally.coverage)}; rarest: {rarest}")
     print("unexplained disagreements:" if tally.categories else "unexplained disagreements: none")
     for category, count in tally.categories.most_common():
         print(f"{count:8d}  {category}")
