@@ -1,7 +1,10 @@
 """Referee for the MCR scorer: random legal winning hands scored by this
 project and by the independent C++ calculator `pymahjonggb` (module
 `MahjongGB`), compared fan by fan after normalising only the documented
-differences (see docs/rules/mcr-referee.md).
+differences (see docs/rules/mcr-referee.md). The generator builds hands on
+its own small tile model (ints 0-33) and talks to the project only through
+its public notation and `scoring.score`, so it shares no code with what it
+checks.
 
     python -m benchmarks.mcr_referee [--hands 1000000] [--seed 1] [--examples 3]
 """
@@ -142,6 +145,9 @@ class Deal:
         win_tile = 9 * SUITS.index(win[-1]) + int(win[0]) - 1
         return cls(tuple(sorted(standing)), tuple(melds), tuple(sorted(flowers)), win_tile, situation)
 
+    def __repr__(self) -> str:
+        return f"Deal.parse({self.hand!r}, {self.win_code!r}, {self.situation!r})"
+
     def __str__(self) -> str:
         flags = {k: v for k, v in self.situation.kwargs().items() if v and k not in ("seat_wind", "prevalent_wind")}
         winds = f"seat_wind={self.situation.seat_wind} prevalent_wind={self.situation.prevalent_wind}"
@@ -161,7 +167,6 @@ class _Retry(Exception):
 class _Builder:
     """Accumulates sets for one hand while enforcing four copies per tile."""
 
-    rng: random.Random
     counts: Counter = field(default_factory=Counter)
     concealed: list[int] = field(default_factory=list)
     melds: list[Meld] = field(default_factory=list)
@@ -186,7 +191,6 @@ def _chow_starts(pool: frozenset[int]) -> list[int]:
     return sorted(t for t in pool if t < 27 and t % 9 <= 6 and t + 1 in pool and t + 2 in pool)
 
 
-#: Tile pools a "theme" restricts the hand to (bias toward rare fans).
 def _suit(s: int) -> frozenset[int]:
     return frozenset(range(9 * s, 9 * s + 9))
 
@@ -199,6 +203,7 @@ def _ranks(ranks: str) -> frozenset[int]:
     return frozenset(9 * s + int(r) - 1 for s in range(3) for r in ranks)
 
 
+#: Tile pools a "theme" restricts a hand to (bias toward rare fans): name, pool, weight.
 POOLS: tuple[tuple[str, Callable[[random.Random], frozenset[int]], float], ...] = (
     ("any", lambda r: ALL, 30),
     ("full flush", lambda r: _suit(r.randrange(3)), 10),
@@ -286,7 +291,7 @@ def _standard(rng: random.Random) -> tuple[list[int], list[Meld]]:
         sets.append(_random_set(rng, pool, kinds))
     if rng.random() < 0.15:  # upgrade some pungs to kongs (pattern pungs included)
         sets = [(Kind.KONG, f) if k is Kind.PUNG and rng.random() < 0.5 else (k, f) for k, f in sets]
-    build = _Builder(rng)
+    build = _Builder()
     exposure = rng.choice([0.0, 0.0, 0.25, 0.5, 0.75, 1.0])
     for kind, first in sets:
         chance = 0.5 if kind is Kind.KONG else exposure
@@ -331,7 +336,7 @@ def _honors_and_knitted(rng: random.Random) -> tuple[list[int], list[Meld]]:
 
 
 def _knitted_straight(rng: random.Random) -> tuple[list[int], list[Meld]]:
-    build = _Builder(rng)
+    build = _Builder()
     for t in _knitted(rng):
         build.counts[t] += 1
         build.concealed.append(t)
@@ -380,10 +385,9 @@ def random_deal(rng: random.Random) -> Deal:
         name, make, _ = _weighted(rng, SHAPES)
         try:
             standing, melds = make(rng)
+            break
         except _Retry:
             continue
-        if max(Counter(standing + [t for m in melds for t in m.kind.tiles(m.first)]).values()) <= 4:
-            break
     win = rng.choice(standing)
     n_flowers = 0 if rng.random() < 0.5 else rng.randint(1, 8)
     flowers = tuple(sorted(rng.sample(range(1, 9), n_flowers)))
