@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
-from itertools import combinations, pairwise
+from itertools import combinations, combinations_with_replacement, pairwise
 
 from scoring.breakdown import Exclusion
 from scoring.rulesets.mcr_patterns import ORDER, Pattern, ranking
@@ -69,31 +69,34 @@ PUNG_RULES: tuple[Rule, ...] = (
 
 Candidate = tuple[Pattern, frozenset[int]]
 MAX_SETS = 4
-Shaped = dict[tuple[int, int], tuple[tuple[Pattern, Callable[[Ranks], bool]], ...]]
+Matches = dict[tuple[int, Ranks], tuple[Pattern, ...]]
 
 
-def _by_shape(rules: tuple[Rule, ...]) -> Shaped:
-    """The rules (in order) for each group shape (number of sets, number of suits)."""
-    return {
-        (size, suits): tuple((pattern, test) for pattern, wanted, one_suit, test in rules
-                             if wanted == size and one_suit == (suits == 1))
-        for size in range(2, MAX_SETS + 1) for suits in {1, size}
-    }
+def _matches(rules: tuple[Rule, ...]) -> Matches:
+    """The fans (in rule order) a group of sets makes, by (number of suits, sorted ranks):
+    the rules' tests run once here for every possible group."""
+    table = {}
+    for size in range(2, MAX_SETS + 1):
+        for ranks in combinations_with_replacement(range(1, 10), size):
+            for suits in {1, size}:
+                found = tuple(pattern for pattern, wanted, one_suit, test in rules
+                              if wanted == size and one_suit == (suits == 1) and test(ranks))
+                if found:
+                    table[suits, ranks] = found
+    return table
 
 
-SHAPED_RULES = {True: _by_shape(CHOW_RULES), False: _by_shape(PUNG_RULES)}
+MATCHES = {True: _matches(CHOW_RULES), False: _matches(PUNG_RULES)}
 
 
-def _candidates(keys: tuple[Key, ...], rules: Shaped) -> list[Candidate]:
+def _candidates(keys: tuple[Key, ...], matches: Matches) -> list[Candidate]:
     """Every (fan, group of set positions) the rules find among the sets."""
     found = []
     for size in range(MAX_SETS, 1, -1):
         for group in combinations(range(len(keys)), size):
-            shaped = rules.get((size, len({keys[i] // 9 for i in group})))
-            if not shaped:
-                continue
+            suits = len({keys[i] // 9 for i in group})
             ranks = tuple(sorted(keys[i] % 9 + 1 for i in group))
-            found += [(pattern, frozenset(group)) for pattern, test in shaped if test(ranks)]
+            found += [(pattern, frozenset(group)) for pattern in matches.get((suits, ranks), ())]
     return found
 
 
@@ -136,11 +139,14 @@ def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) ->
 @cache
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
     """(fans counted, combinations left out with the principle) for sorted set keys."""
-    candidates = _candidates(keys, SHAPED_RULES[chows])
+    candidates = _candidates(keys, MATCHES[chows])
     _, chosen = _search(candidates, 0, [])
     dropped = {
-        Exclusion(pattern.value, _conflict((pattern, sets), chosen) or "account-once")
+        (pattern, _conflict((pattern, sets), chosen) or "account-once")
         for pattern, sets in candidates if (pattern, sets) not in chosen
     }
     counted = Counter(pattern for pattern, _ in chosen)
-    return counted, tuple(sorted(dropped, key=lambda e: (ORDER[Pattern(e.name)], e.reason)))
+    return counted, tuple(
+        Exclusion(pattern.value, reason)
+        for pattern, reason in sorted(dropped, key=lambda entry: (ORDER[entry[0]], entry[1]))
+    )
