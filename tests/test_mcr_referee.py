@@ -102,7 +102,6 @@ def test_normalisation_of_documented_differences():
     assert verdict.category == "+Single Wait -Edge Wait -Tile Hog x2"
 
 
-
 @pytest.fixture(scope="module")
 def verdicts(sample) -> list:
     return [referee(deal) for deal in sample]
@@ -113,6 +112,7 @@ def test_every_hand_agrees_with_the_referee(sample, verdicts):
     the investigated pymahjonggb divergences (docs/rules/mcr-referee.md)."""
     unexplained = [(str(deal), v.remaining.category) for deal, v in zip(sample, verdicts) if v.remaining]
     assert unexplained == []
+    assert set().union(*(v.fans for v in verdicts)) == set(CARD_FANS)  # the project counted every fan too
 
 
 def test_divergences_stay_narrow(verdicts):
