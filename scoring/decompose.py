@@ -170,12 +170,27 @@ class _Segment:
     chows: bool
     start: int
     partitions: tuple[tuple[Part, ...], ...]
+    tiles: int
     has_pair: bool  # 3k+2 tiles
+    splits: tuple[tuple[tuple[Meld, ...], tuple[Meld, ...]], ...]  # each partition as (sets, pair) melds
+
+    @cached_property
+    def completions(self) -> tuple[int, ...]:
+        """Tile indices whose addition lets this suit split completely (once per shared segment)."""
+        return tuple(self.start + rank for rank in _completions(self.counts, self.chows))
 
 
 @cache
 def _segment(counts: tuple[int, ...], chows: bool, start: int) -> _Segment:
-    return _Segment(counts, chows, start, _partitions(counts, chows), sum(counts) % 3 == 2)
+    partitions = _partitions(counts, chows)
+    splits = tuple((_melds(parts, start, False), _melds(parts, start, True)) for parts in partitions)
+    tiles = sum(counts)
+    return _Segment(counts, chows, start, partitions, tiles, tiles % 3 == 2, splits)
+
+
+def _melds(parts: tuple[Part, ...], start: int, pair: bool) -> tuple[Meld, ...]:
+    """The shared concealed sets of a partition: its pair (``pair``) or all its other sets."""
+    return tuple(_CONCEALED[kind, start + rank] for rank, kind in parts if (kind == _PAIR) is pair)
 
 
 def _segments(counts: tuple[int, ...]) -> list[_Segment]:
@@ -197,9 +212,9 @@ def _standard_waits(counts: tuple[int, ...]) -> set[int]:
     pairs = sum(segment.has_pair for segment in segments)
     waits: set[int] = set()
     for segment in broken or segments:
-        pair_after = (sum(segment.counts) + 1) % 3 == 2
+        pair_after = segment.tiles % 3 == 1  # one more tile makes 3k+2
         if pairs - segment.has_pair + pair_after == 1:
-            waits.update(segment.start + rank for rank in _completions(segment.counts, segment.chows))
+            waits.update(segment.completions)
     return waits
 
 
@@ -314,12 +329,8 @@ def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]):
     segments = _segments(counts)
     if sum(segment.has_pair for segment in segments) != 1:
         return
-    for combination in product(*(segment.partitions for segment in segments)):
-        body, pair = [], []
-        for segment, parts in zip(segments, combination):
-            for rank, kind in parts:
-                (pair if kind == _PAIR else body).append(_CONCEALED[kind, segment.start + rank])
-        yield tuple(body) + melds + tuple(pair)
+    for combination in product(*(segment.splits for segment in segments)):
+        yield sum((body for body, _ in combination), ()) + melds + sum((pair for _, pair in combination), ())
 
 
 def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int):

@@ -72,12 +72,13 @@ class Situation:
     def from_keywords(cls, keywords: Mapping[str, object], options: Mapping[str, str] = {}) -> Situation:
         """Build from ``score()`` keywords; ``options`` names the rule set's extra keywords."""
         common = _COMMON
-        unknown = sorted(set(keywords) - common - set(options))
+        unknown = sorted(keywords.keys() - common - set(options))
         if unknown:
             valid = ", ".join(sorted(common | set(options)))
             raise SituationError(f"unknown situation keyword(s) {', '.join(unknown)}: valid ones are {valid}")
-        extra = {name: value for name, value in keywords.items() if name in options and name not in common}
-        return cls(**{name: keywords[name] for name in common if name in keywords}, options=extra)
+        given = {name: value for name, value in keywords.items() if name in common}
+        extra = {name: value for name, value in keywords.items() if name not in common}
+        return cls(**given, options=extra)
 
     def describe(self) -> str:
         """One line for people: ``"self-drawn, last tile; seat E, round S"``."""
