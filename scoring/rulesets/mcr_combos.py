@@ -89,14 +89,20 @@ def _matches(rules: tuple[Rule, ...]) -> Matches:
 MATCHES = {True: _matches(CHOW_RULES), False: _matches(PUNG_RULES)}
 
 
-def _candidates(keys: tuple[Key, ...], matches: Matches) -> list[Candidate]:
+@cache
+def _group_fans(members: tuple[Key, ...], chows: bool) -> tuple[Pattern, ...]:
+    """The fans one group of sets (sorted keys) makes."""
+    ranks = tuple(sorted(key % 9 + 1 for key in members))
+    return MATCHES[chows].get((len({key // 9 for key in members}), ranks), ())
+
+
+def _candidates(keys: tuple[Key, ...], chows: bool) -> list[Candidate]:
     """Every (fan, group of set positions) the rules find among the sets."""
     found = []
     for size in range(MAX_SETS, 1, -1):
-        for group in combinations(range(len(keys)), size):
-            suits = len({keys[i] // 9 for i in group})
-            ranks = tuple(sorted(keys[i] % 9 + 1 for i in group))
-            found += [(pattern, frozenset(group)) for pattern in matches.get((suits, ranks), ())]
+        # both enumerate the groups in the same order: positions and their (sorted) keys
+        for group, members in zip(combinations(range(len(keys)), size), combinations(keys, size)):
+            found += [(pattern, frozenset(group)) for pattern in _group_fans(members, chows)]
     return found
 
 
@@ -112,14 +118,19 @@ def _is_forest(groups: list[frozenset[int]]) -> bool:
     return True
 
 
+#: The principles' reasons, by the fan they name (written once).
+NON_SEPARATION = {pattern: f"non-separation: its sets already make {pattern}" for pattern in Pattern}
+NON_IDENTICAL = {pattern: f"non-identical: a set already makes {pattern}" for pattern in Pattern}
+
+
 def _conflict(candidate: Candidate, chosen: list[Candidate]) -> str | None:
     """Why ``candidate`` cannot join ``chosen`` (None when it can)."""
     pattern, sets = candidate
     for other, other_sets in chosen:
         if sets <= other_sets:
-            return f"non-separation: its sets already make {other}"
+            return NON_SEPARATION[other]
         if other is pattern and sets & other_sets:
-            return f"non-identical: a set already makes {pattern}"
+            return NON_IDENTICAL[pattern]
     if not _is_forest([members for _, members in chosen] + [sets]):
         return "account-once: its sets were already combined with each other"
     return None
@@ -139,7 +150,7 @@ def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) ->
 @cache
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
     """(fans counted, combinations left out with the principle) for sorted set keys."""
-    candidates = _candidates(keys, MATCHES[chows])
+    candidates = _candidates(keys, chows)
     _, chosen = _search(candidates, 0, [])
     dropped = {
         (pattern, _conflict((pattern, sets), chosen) or "account-once")
