@@ -272,7 +272,7 @@ class Hand:
                 f"{self} has {self.tile_count} tiles (each kong counting as 3); "
                 f"a winning hand in this rule set has {tile_count}{self._kong_hint()}"
             )
-        if self.win not in self.standing:
+        if self.win.is_bonus or not self.standing_counts[self.win.index]:
             raise WinningTileError(
                 f"the winning tile {self.win} is not among the concealed standing tiles "
                 f"{format_tiles(self.standing)!r}: include it there"

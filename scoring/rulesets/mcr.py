@@ -107,12 +107,14 @@ def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tup
     if "kong_replacement" in flags and not any(meld.is_kong for meld in hand.melds):
         flags.discard("kong_replacement")
         notes.append("kong_replacement ignored: the hand has no kong, so no replacement tile was drawn")
-    if "robbing_kong" in flags and hand.tiles.count(win) > 1:
+    held = hand.counts[win.index]  # copies in the hand
+    standing = hand.standing_counts[win.index]
+    if "robbing_kong" in flags and held > 1:
         flags.discard("robbing_kong")
         notes.append(f"robbing_kong ignored: the hand holds another {win}, "
                      "but a robbed kong needs the other three")
-    exposed = sum(meld.tiles.count(win) for meld in hand.melds if not meld.concealed) if hand.melds else 0
-    if "fourth_tile" in flags and hand.standing.count(win) > 1:
+    exposed = held - standing  # the rest are in exposed sets: a concealed kong of it would make five
+    if "fourth_tile" in flags and standing > 1:
         flags.discard("fourth_tile")
         notes.append(f"fourth_tile ignored: the hand holds another {win} concealed, "
                      "so the other three were not all shown")
