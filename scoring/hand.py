@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from itertools import groupby
-from operator import attrgetter
 
 from scoring.tiles import (
     ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order,
@@ -177,7 +175,7 @@ def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
 def _bare_group(group: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
     """(standing tiles, bonus tiles) of a group without brackets (cached)."""
     tiles = _group_tiles(group, group)
-    return tuple(t for t in tiles if t.suit is not Suit.BONUS), tuple(t for t in tiles if t.suit is Suit.BONUS)
+    return tuple(t for t in tiles if not t.is_bonus), tuple(t for t in tiles if t.is_bonus)
 
 
 def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
@@ -297,18 +295,13 @@ class Hand:
     @cached_property
     def text(self) -> str:
         """The canonical printed form (cached)."""
-        groups = [_split_suits(self.standing)] + [str(meld) for meld in self.melds]
+        groups = [format_tiles(self.standing, sort=False, separator=" ")] + [str(meld) for meld in self.melds]
         if self.bonus:
             groups.append(format_tiles(self.bonus))
         return " ".join(group for group in groups if group)
 
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r}, win={self.win.code!r})"
-
-
-def _split_suits(tiles: tuple[Tile, ...]) -> str:
-    """Sorted tiles as one group per suit: ``"123m 456p 11z"``."""
-    return " ".join(format_tiles(run, sort=False) for _, run in groupby(tiles, key=attrgetter("suit")))
 
 
 def _winning_tile(win: str | Tile) -> Tile:

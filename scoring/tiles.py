@@ -325,20 +325,21 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
     return _parse_cached(text.strip())
 
 
-def format_tiles(tiles, *, sort: bool = True) -> str:
+def format_tiles(tiles, *, sort: bool = True, separator: str = "") -> str:
     """Tiles -> compact notation, one suit letter per run: ``"123m55z"``.
 
     Sorted into the canonical order (m, p, s, z, f; ranks ascending) unless
-    ``sort=False``, which keeps the given order.
+    ``sort=False``, which keeps the given order; ``separator`` goes between
+    the runs (``" "``: ``"123m 55z"``).
     """
     indices = map(tile_order, tiles)
-    return _format_indices(tuple(sorted(indices) if sort else indices))
+    return _format_indices(tuple(sorted(indices) if sort else indices), separator)
 
 
 @lru_cache(maxsize=1 << 14)
-def _format_indices(indices: tuple[int, ...]) -> str:
+def _format_indices(indices: tuple[int, ...], separator: str) -> str:
     """format_tiles of the tiles at these ALL_TILES positions, in this order (cached)."""
-    return "".join(
+    return separator.join(
         "".join(_DIGITS[tile.rank] for tile in run) + suit.value
         for suit, run in groupby((ALL_TILES[index] for index in indices), key=_SUIT_OF)
     )
