@@ -381,9 +381,12 @@ def _placements(layout: Layout, win: Tile, waits: frozenset[Tile]):
     if any(tile.index == win.index for tile in loose):
         yield Arrangement(shape, sets, loose, None, Wait.KNITTED, waits)
     seen: set[tuple[SetKind, int]] = set()
+    target = win.index
     for index, meld in enumerate(sets):
+        if not meld.concealed or not meld.tiles[0].index <= target <= meld.tiles[-1].index:
+            continue
         key = (meld.kind, meld.tiles[0].index)
-        if meld.concealed and key[1] <= win.index <= meld.tiles[-1].index and key not in seen:
+        if key not in seen:
             seen.add(key)
             wait = Wait.KNITTED if shape is Shape.SEVEN_PAIRS else _wait_of(meld, win)
             yield Arrangement(shape, sets, loose, index, wait, waits)

@@ -89,8 +89,9 @@ def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], 
 def score_arrangement(view: View) -> Scored:
     """Detect, exclude, fall back to Chicken Hand."""
     counted, excluded = apply_exclusions(detect(view))
-    named = {exclusion.name for exclusion in excluded}
-    for exclusion in view.chow_fans[1] + view.pung_fans[1]:
+    combined = view.chow_fans[1] + view.pung_fans[1]
+    named = {exclusion.name for exclusion in excluded} if combined else set()
+    for exclusion in combined:
         if exclusion.name not in named:
             named.add(exclusion.name)
             excluded.append(exclusion)

@@ -102,14 +102,15 @@ class Facts:
 class View:
     """One arrangement of a hand, as the arrangement detectors see it.
 
-    Derived once: ``pungs`` (and kongs; one completed by a discard counted
-    as exposed), ``pung_mask`` (bit mask of their tiles, bit = Tile.index),
-    ``chows``, ``pair`` (its tile or None) and the chosen chow and
-    suited-pung combinations (``mcr_combos``).
+    Derived once: the arrangement's ``shape``, ``pungs`` (and kongs; one
+    completed by a discard counted as exposed), ``pung_mask`` (bit mask of
+    their tiles, bit = Tile.index), ``chows``, ``pair`` (its tile or None)
+    and the chosen chow and suited-pung combinations (``mcr_combos``).
     """
 
     facts: Facts
     arrangement: Arrangement
+    shape: Shape = field(init=False, repr=False)
     pungs: tuple[Meld, ...] = field(init=False, repr=False)
     pung_mask: int = field(init=False, repr=False)
     chows: tuple[Meld, ...] = field(init=False, repr=False)
@@ -124,7 +125,7 @@ class View:
         pung_keys = _keys(pungs)
         pair = self.arrangement.pair
         _derive(
-            self, pungs=pungs, pung_mask=sum(1 << key for key in pung_keys), chows=chows,
+            self, shape=self.arrangement.shape, pungs=pungs, pung_mask=sum(1 << key for key in pung_keys), chows=chows,
             pair=None if pair is None else pair.first,
             chow_fans=best_combination(_keys(chows), True),
             pung_fans=best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
@@ -137,10 +138,6 @@ class View:
     @property
     def situation(self) -> Situation:
         return self.facts.situation
-
-    @property
-    def shape(self) -> Shape:
-        return self.arrangement.shape
 
 
 _PUNG_KINDS = frozenset({SetKind.PUNG, SetKind.KONG})
