@@ -115,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = worst_case()
     for tile, first, median in rows:
         print(f"  +{tile}: {first:9.1f} {median:9.1f}")
-    worst = max(max(first, median) for _, first, median in rows)
-    print(f"worst: {worst:.1f} us (target < 5000); median target <= 100: "
-          f"{'met' if project.median <= 100 else 'NOT met'}")
+    worst = max(median for _, _, median in rows)
+    print(f"worst case: {worst:.1f} us median, slowest single call {max(f for _, f, _ in rows):.1f} us "
+          f"(target < 5000); median target <= 100: {'met' if project.median <= 100 else 'NOT met'}")
     return 0
 
 
