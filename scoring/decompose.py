@@ -9,16 +9,15 @@ and each suit's splits are cached, so even 1112345678999m + 1 tile is fast.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from functools import cache, cached_property
 from itertools import permutations, product
 from operator import itemgetter
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
-from scoring.tiles import PLAYING_TILES, SUITED, Tile, format_tiles
+from scoring.tiles import PLAYING_TILES, SUITED, SingletonEnum, Tile, format_tiles
 
 
-class Shape(Enum):
+class Shape(SingletonEnum):
     """The overall shape of an arrangement."""
 
     STANDARD = "standard"
@@ -28,7 +27,7 @@ class Shape(Enum):
     KNITTED_STRAIGHT = "knitted straight"
 
 
-class Wait(Enum):
+class Wait(SingletonEnum):
     """The wait the winning tile completed in one arrangement."""
 
     EDGE = "edge"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from types import MappingProxyType
 
 from scoring.tiles import Wind
@@ -70,15 +71,16 @@ class Situation:
 
     @classmethod
     def from_keywords(cls, keywords: Mapping[str, object], options: Mapping[str, str] = {}) -> Situation:
-        """Build from ``score()`` keywords; ``options`` names the rule set's extra keywords."""
-        common = _COMMON
-        unknown = sorted(keywords.keys() - common - set(options))
-        if unknown:
-            valid = ", ".join(sorted(common | set(options)))
-            raise SituationError(f"unknown situation keyword(s) {', '.join(unknown)}: valid ones are {valid}")
-        given = {name: value for name, value in keywords.items() if name in common}
-        extra = {name: value for name, value in keywords.items() if name not in common}
-        return cls(**given, options=extra)
+        """Build from ``score()`` keywords; ``options`` names the rule set's extra keywords.
+
+        Situations are immutable: the same keywords (values of the same types) share one instance.
+        """
+        key = (tuple((name, type(value), value) for name, value in keywords.items()), tuple(options))
+        try:
+            hash(key)
+        except TypeError:  # an unhashable option value: nothing to share
+            return _from_keywords(keywords, key[1])
+        return _shared(key)
 
     def describe(self) -> str:
         """One line for people: ``"self-drawn, last tile; seat E, round S"``."""
@@ -103,3 +105,21 @@ def _wind(name: str, value: object) -> Wind:
 
 
 _COMMON = frozenset(f.name for f in fields(Situation)) - {"options"}
+
+
+def _from_keywords(keywords: Mapping[str, object], options: tuple[str, ...]) -> Situation:
+    """Situation.from_keywords, built afresh."""
+    unknown = sorted(keywords.keys() - _COMMON - set(options))
+    if unknown:
+        valid = ", ".join(sorted(_COMMON | set(options)))
+        raise SituationError(f"unknown situation keyword(s) {', '.join(unknown)}: valid ones are {valid}")
+    given = {name: value for name, value in keywords.items() if name in _COMMON}
+    extra = {name: value for name, value in keywords.items() if name not in _COMMON}
+    return Situation(**given, options=extra)
+
+
+@lru_cache(maxsize=4096)
+def _shared(key: tuple[tuple[tuple[str, type, object], ...], tuple[str, ...]]) -> Situation:
+    """Situation.from_keywords of hashable keywords (cached; errors are raised each time)."""
+    given, options = key
+    return _from_keywords({name: value for name, _, value in given}, options)
