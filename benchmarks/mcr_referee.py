@@ -91,10 +91,11 @@ class Situation:
     kong_replacement: bool = False
     robbing_kong: bool = False
     fourth_tile: bool = False
+    discarder: str | None = None  # payments only: pymahjonggb has no such input
 
     def kwargs(self) -> dict[str, object]:
         """Keyword arguments for `scoring.score`."""
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ class Deal:
     def __str__(self) -> str:
         flags = {k: v for k, v in self.situation.kwargs().items() if v and k not in ("seat_wind", "prevalent_wind")}
         winds = f"seat_wind={self.situation.seat_wind} prevalent_wind={self.situation.prevalent_wind}"
-        extra = " ".join(f"{k}=True" for k in flags)
+        extra = " ".join(f"{k}={v}" for k, v in flags.items())
         return f'"{self.hand}" win={self.win_code} {winds} {extra}'.rstrip()
 
 
@@ -368,14 +369,17 @@ def _situation(rng: random.Random, standing: list[int], melds: list[Meld], win: 
     robbing_kong = not self_drawn and alone and in_melds == 0 and special < 0.15
     last_tile = not (kong_replacement or robbing_kong) and rng.random() < 0.1
     fourth_tile = alone and (in_melds == 3 or rng.random() < 0.25)
+    seat = rng.choice(WINDS)
+    others = [w for w in WINDS if w != seat]
     return Situation(
         self_drawn=self_drawn,
-        seat_wind=rng.choice(WINDS),
+        seat_wind=seat,
         prevalent_wind=rng.choice(WINDS),
         last_tile=last_tile,
         kong_replacement=kong_replacement,
         robbing_kong=robbing_kong,
         fourth_tile=fourth_tile,
+        discarder=None if self_drawn or rng.random() < 0.5 else rng.choice(others),
     )
 
 
