@@ -45,7 +45,7 @@ def payment(payer: Wind, payee: Wind, amount: int) -> Payment:
     return Payment(payer, payee, amount)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scored:
     """The fans of one arrangement after exclusions, with its total and ranking key."""
 

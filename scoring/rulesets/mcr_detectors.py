@@ -68,7 +68,7 @@ def _derive(instance: object, **values: object) -> None:
         object.__setattr__(instance, name, value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Facts:
     """What every arrangement of one hand shares: the hand, the situation, the checked flags.
 
@@ -98,7 +98,7 @@ class Facts:
             detector(self, self.fans)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class View:
     """One arrangement of a hand, as the arrangement detectors see it.
 
