@@ -125,8 +125,8 @@ class View:
         pung_keys = _keys(pungs)
         pair = self.arrangement.pair
         _derive(
-            self, shape=self.arrangement.shape, pungs=pungs, pung_mask=sum(1 << key for key in pung_keys), chows=chows,
-            pair=None if pair is None else pair.first,
+            self, shape=self.arrangement.shape, pungs=pungs, pung_mask=sum(1 << key for key in pung_keys),
+            chows=chows, pair=None if pair is None else pair.first,
             chow_fans=best_combination(_keys(chows), True),
             pung_fans=best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
         )
