@@ -15,6 +15,7 @@ from benchmarks.mcr_referee import (
     Situation,
     compare,
     deals,
+    one_suit_deals,
     referee,
     referee_args,
     referee_fans,
@@ -139,6 +140,7 @@ def test_known_divergences(hand, win, flags, divergence):
     ("11122334444p 111z", "1p", {}),  # equal totals
     ("44555566m 445566p", "5p", {"self_drawn": True}),  # Seven Pairs undervalued by pymahjonggb
     ("66677889999s (2222s)", "6s", {"self_drawn": True}),  # Single Wait missed on 9999s
+    ("11122223444789m", "3m", {}),  # equal totals, each reading with a wait fan pymahjonggb misses
 ])
 def test_arrangement_choice(hand, win, flags):
     verdict = referee(Deal.parse(hand, win, Situation(**flags)))
@@ -152,3 +154,11 @@ def test_a_real_disagreement_is_caught():
     assert compare(fans, fans) is None
     broken = {name: vc for name, vc in fans.items() if name != "Pure Straight"}
     assert compare(broken, fans).category == "-Pure Straight"
+
+
+def test_one_suit_hands_agree():
+    """Concealed one-suit winning hands from every 25th way to hold 14 tiles
+    of a suit (the whole family: `python -m benchmarks.mcr_referee --one-suit`)."""
+    sample = list(one_suit_deals(stride=25))
+    assert len(sample) > 6000
+    assert [str(deal) for deal in sample if referee(deal).remaining] == []
