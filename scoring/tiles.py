@@ -333,18 +333,15 @@ def format_tiles(tiles, *, sort: bool = True, separator: str = "") -> str:
     the runs (``" "``: ``"123m 55z"``).
     """
     indices = map(tile_order, tiles)
-    return _format_indices(tuple(sorted(indices) if sort else indices), separator)
+    ordered = sorted(indices) if sort else indices
+    return separator.join(_run_text(tuple(run)) for _, run in groupby(ordered, key=_SUIT_AT.__getitem__))
 
 
-@lru_cache(maxsize=1 << 14)
-def _format_indices(indices: tuple[int, ...], separator: str) -> str:
-    """format_tiles of the tiles at these ALL_TILES positions, in this order (cached)."""
-    return separator.join(
-        "".join(_DIGITS[tile.rank] for tile in run) + suit.value
-        for suit, run in groupby((ALL_TILES[index] for index in indices), key=_SUIT_OF)
-    )
+@lru_cache(maxsize=1 << 12)
+def _run_text(indices: tuple[int, ...]) -> str:
+    """One suit's run of tiles (ALL_TILES positions, in order) as ``"123m"`` (cached)."""
+    return "".join(str(ALL_TILES[index].rank) for index in indices) + _SUIT_AT[indices[0]].value
 
 
 tile_order = attrgetter("index")  # sort key: canonical tile order, faster than comparing tiles
-_SUIT_OF = attrgetter("suit")
-_DIGITS = "0123456789"
+_SUIT_AT = [tile.suit for tile in ALL_TILES]  # ALL_TILES position -> suit
