@@ -238,6 +238,14 @@ def _odd(counts: tuple[int, ...]) -> int:
     return counts.count(1) + counts.count(3)
 
 
+def _suited_faces(counts: tuple[int, ...]) -> int:
+    """How many different suited tiles the counts hold (a knitted straight has nine)."""
+    return _SUITED_FACES - counts[:_SUITED_FACES].count(0)
+
+
+_SUITED_FACES = 27  # suited tiles come first in tile order
+
+
 def _take_all(counts: tuple[int, ...], indices) -> tuple[int, ...]:
     """Counts with one tile removed at each index."""
     reduced = list(counts)
@@ -280,7 +288,7 @@ def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...], knitted: bool, sets
     found = _standard_waits(counts)
     if not melds and sets == 4:
         found |= _special_waits(counts, knitted)
-    if knitted and sets - len(melds) >= 3:
+    if knitted and sets - len(melds) >= 3 and _suited_faces(counts) >= 8:  # one may be the wait
         found |= _knitted_straight_waits(counts)
     melded = [tile.index for meld in melds for tile in meld.tiles]
     return frozenset(PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4)
@@ -338,7 +346,7 @@ def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int):
         yield Shape.STANDARD, found, ()
     if not hand.melds and sets == 4:
         yield from _special_layouts(hand.standing, counts, knitted)
-    if knitted and sets - len(hand.melds) >= 3:
+    if knitted and sets - len(hand.melds) >= 3 and _suited_faces(counts) >= 9:
         for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
             if 0 not in pattern_counts(counts):
                 loose = tuple(PLAYING_TILES[index] for index in pattern)
