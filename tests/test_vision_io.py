@@ -1,0 +1,110 @@
+"""Photo loading: formats, EXIF orientation, and a clear message for every bad input."""
+
+import io
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.io import (
+    MAX_BYTES, CorruptImageError, ImageError, NotAnImageError, TooLargeImageError, TooSmallImageError, load,
+)
+
+
+def _scene() -> np.ndarray:
+    """A 60x40 picture whose corners differ, so orientation mistakes show."""
+    pixels = np.zeros((40, 60, 3), np.uint8)
+    pixels[:20, :30] = (255, 0, 0)
+    pixels[20:, 30:] = (0, 0, 255)
+    return pixels
+
+
+def _encode(pixels: np.ndarray, fmt: str, **options) -> bytes:
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, fmt, **options)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["PNG", "WEBP", "JPEG"])
+def test_formats_decode_to_the_same_pixels(fmt):
+    photo = load(_encode(_scene(), fmt, **({"quality": 95} if fmt != "PNG" else {})))
+    assert (photo.width, photo.height) == (60, 40)
+    assert np.abs(photo.pixels.astype(int) - _scene()).mean() < 8
+
+
+def test_heic_is_read():
+    pillow_heif = pytest.importorskip("pillow_heif")
+    pillow_heif.register_heif_opener()
+    photo = load(_encode(_scene(), "HEIF", quality=95))
+    assert (photo.width, photo.height) == (60, 40)
+    assert tuple(photo.pixels[5, 5]) > (200, 0, 0) and photo.pixels[5, 5, 2] < 60
+
+
+def test_exif_orientation_is_applied():
+    sideways = np.rot90(_scene(), 1).copy()  # stored turned left; orientation 6 turns it back
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    photo = load(_encode(sideways, "PNG", exif=exif))
+    assert np.array_equal(photo.pixels, _scene())
+
+
+def test_path_pil_and_array_inputs(tmp_path):
+    path = tmp_path / "scene.png"
+    path.write_bytes(_encode(_scene(), "PNG"))
+    for source in (path, str(path), Image.fromarray(_scene()), _scene()):
+        assert np.array_equal(load(source).pixels, _scene())
+
+
+def test_grey_and_rgba_arrays_become_rgb():
+    assert load(np.full((30, 30), 7, np.uint8)).pixels.shape == (30, 30, 3)
+    rgba = np.zeros((30, 30, 4), np.uint8)  # fully transparent: flattened onto white
+    assert load(rgba).pixels.min() == 255
+
+
+def test_reduced_keeps_the_aspect_and_reports_the_scale():
+    photo = load(np.zeros((400, 2048, 3), np.uint8))
+    small, scale = photo.reduced(1024)
+    assert small.shape == (200, 1024, 3) and scale == 0.5
+
+
+@pytest.mark.parametrize(
+    ("source", "error", "words"),
+    [
+        (b"hello, not a photo", NotAnImageError, "not an image"),
+        ("/no/such/photo.jpg", NotAnImageError, "'/no/such/photo.jpg' is not a file"),
+        (12345, NotAnImageError, "int '12345' is not a photo"),
+        (np.zeros((30, 30), np.float32), NotAnImageError, "dtype float32"),
+        (np.zeros((10, 500, 3), np.uint8), TooSmallImageError, "too small to hold tiles"),
+    ],
+)
+def test_bad_inputs_are_named(source, error, words):
+    with pytest.raises(error, match=words) as caught:
+        load(source)
+    assert isinstance(caught.value, ImageError) and isinstance(caught.value, ValueError)
+
+
+def test_truncated_file_is_corrupt():
+    data = _encode(np.random.default_rng(1).integers(0, 255, (200, 200, 3), np.uint8), "JPEG")
+    with pytest.raises(CorruptImageError, match="truncated or damaged"):
+        load(data[: len(data) // 2])
+
+
+def test_too_many_pixels_refused_from_the_header():
+    # a PNG header claiming 10000x6000 pixels: refused without decoding
+    data = _encode(np.zeros((8, 8, 3), np.uint8), "PNG")
+    header = bytearray(data)
+    header[16:24] = (10000).to_bytes(4, "big") + (6000).to_bytes(4, "big")
+    header[29:33] = zlib.crc32(header[12:29]).to_bytes(4, "big")
+    with pytest.raises(TooLargeImageError, match="60 megapixels, over the 50 megapixel limit"):
+        load(bytes(header))
+
+
+def test_too_many_bytes_refused(tmp_path):
+    path = tmp_path / "huge.jpg"
+    with path.open("wb") as handle:
+        handle.truncate(MAX_BYTES + 1)
+    with pytest.raises(TooLargeImageError, match="over the 30 MB limit"):
+        load(path)
+    with pytest.raises(TooLargeImageError, match="over the 30 MB limit"):
+        load(bytes(MAX_BYTES + 1))

@@ -1,0 +1,180 @@
+"""Loading photos: a path, bytes, a PIL image or a numpy array becomes an upright RGB `Photo`.
+
+Sizes are checked from the file header before any pixel is decoded (a
+decompression bomb is refused unread), the EXIF orientation is applied, and
+HEIC/HEIF support (pillow-heif) is registered only when such a file arrives.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+MAX_PIXELS = 50_000_000
+MAX_BYTES = 30 * 1024 * 1024
+MIN_SIDE = 24  # pixels: anything smaller cannot hold a readable tile
+WORK_SIDE = 1024  # long side of the reduced image used to find tiles
+
+Source = str | Path | bytes | bytearray | memoryview | Image.Image | np.ndarray
+
+
+class ImageError(ValueError):
+    """A photo that cannot be read; the message names it and says what to do."""
+
+
+class NotAnImageError(ImageError):
+    """Not a photo in a supported format (or a missing file)."""
+
+
+class CorruptImageError(ImageError):
+    """A truncated or damaged image file."""
+
+
+class TooLargeImageError(ImageError):
+    """More than MAX_PIXELS pixels or MAX_BYTES bytes."""
+
+
+class TooSmallImageError(ImageError):
+    """Too few pixels to hold a readable tile."""
+
+
+@dataclass(frozen=True)
+class Photo:
+    """An upright RGB photo (EXIF orientation applied) at full resolution."""
+
+    pixels: np.ndarray = field(repr=False)
+    name: str
+
+    @property
+    def width(self) -> int:
+        return int(self.pixels.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.pixels.shape[0])
+
+    def reduced(self, long_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+        """The photo shrunk to at most ``long_side`` pixels, and the scale (reduced / full)."""
+        scale = min(1.0, long_side / max(self.width, self.height))
+        if scale == 1.0:
+            return self.pixels, 1.0
+        size = (max(1, round(self.width * scale)), max(1, round(self.height * scale)))
+        return cv2.resize(self.pixels, size, interpolation=cv2.INTER_AREA), scale
+
+    def __repr__(self) -> str:
+        return f"Photo(name={self.name!r}, size={self.width}x{self.height})"
+
+
+def load(source: Source) -> Photo:
+    """Load a photo from a path, bytes, a PIL image or an RGB/grey/RGBA uint8 array."""
+    if isinstance(source, np.ndarray):
+        return _checked(Photo(_from_array(source), "array"))
+    if isinstance(source, Image.Image):
+        _check_size(source.size, "image")
+        return _checked(Photo(_upright_rgb(source, "image"), "image"))
+    if isinstance(source, (str, Path)):
+        return _from_bytes(_read(Path(source)), str(source))
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _from_bytes(bytes(source), f"{len(source)}-byte upload")
+    raise NotAnImageError(
+        f"{type(source).__name__} {str(source)[:40]!r} is not a photo: pass a file path, bytes, a PIL image or an array"
+    )
+
+
+def _read(path: Path) -> bytes:
+    if not path.is_file():
+        raise NotAnImageError(f"{str(path)!r} is not a file: give the path of a JPEG, PNG, WebP or HEIC photo")
+    size = path.stat().st_size
+    if size > MAX_BYTES:
+        raise TooLargeImageError(_too_many_bytes(str(path), size))
+    return path.read_bytes()
+
+
+def _too_many_bytes(name: str, size: int) -> str:
+    return f"{name!r} is {size / 2**20:.1f} MB, over the {MAX_BYTES // 2**20} MB limit: send a smaller or more compressed photo"
+
+
+def _from_bytes(data: bytes, name: str) -> Photo:
+    if len(data) > MAX_BYTES:
+        raise TooLargeImageError(_too_many_bytes(name, len(data)))
+    if _is_heif(data):
+        _register_heif()
+    try:
+        image = Image.open(io.BytesIO(data))
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError, ValueError) as error:
+        if isinstance(error, Image.DecompressionBombError):
+            raise TooLargeImageError(f"{name!r} has too many pixels: {error}") from None
+        raise NotAnImageError(
+            f"{name!r} is not an image this app can read: send a JPEG, PNG, WebP or HEIC photo"
+        ) from None
+    _check_size(image.size, name)
+    return _checked(Photo(_upright_rgb(image, name), name))
+
+
+def _is_heif(data: bytes) -> bool:
+    """An ISO media file (HEIC/HEIF/AVIF): 'ftyp' at byte 4."""
+    return data[4:8] == b"ftyp"
+
+
+@cache
+def _register_heif() -> None:
+    """Teach Pillow to open HEIC/HEIF (done once, only when such a file arrives)."""
+    try:
+        import pillow_heif
+    except ImportError:  # an optional-but-default dependency
+        return
+    pillow_heif.register_heif_opener()
+
+
+def _check_size(size: tuple[int, int], name: str) -> None:
+    """Refuse by the header's pixel size, before decoding."""
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise TooLargeImageError(
+            f"{name!r} is {width}x{height} = {width * height / 1e6:.0f} megapixels, over the "
+            f"{MAX_PIXELS // 1_000_000} megapixel limit: send a smaller photo"
+        )
+
+
+def _upright_rgb(image: Image.Image, name: str) -> np.ndarray:
+    """Decode, apply the EXIF orientation, flatten transparency onto white."""
+    try:
+        image.load()
+        image = ImageOps.exif_transpose(image)
+    except (OSError, SyntaxError, ValueError, EOFError) as error:
+        raise CorruptImageError(f"{name!r} is truncated or damaged ({error}): send the photo again") from None
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, (255, 255, 255))
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        image = flat
+    return np.asarray(image.convert("RGB"))
+
+
+def _from_array(array: np.ndarray) -> np.ndarray:
+    if array.dtype != np.uint8 or array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] not in (1, 3, 4)):
+        raise NotAnImageError(
+            f"an array of shape {array.shape} and dtype {array.dtype} is not a photo: "
+            "pass uint8 pixels shaped HxW, HxWx3 (RGB) or HxWx4 (RGBA)"
+        )
+    _check_size((array.shape[1], array.shape[0]), "array")
+    if array.ndim == 2 or array.shape[2] == 1:
+        return np.ascontiguousarray(np.repeat(array.reshape(array.shape[:2] + (1,)), 3, axis=2))
+    if array.shape[2] == 4:
+        return _upright_rgb(Image.fromarray(array, "RGBA"), "array")
+    return np.ascontiguousarray(array)
+
+
+def _checked(photo: Photo) -> Photo:
+    if min(photo.width, photo.height) < MIN_SIDE:
+        raise TooSmallImageError(
+            f"{photo.name!r} is only {photo.width}x{photo.height} pixels, too small to hold tiles: "
+            f"send a photo at least {MIN_SIDE} pixels on each side, the tiles filling most of it"
+        )
+    return photo
