@@ -119,14 +119,18 @@ class View:
     pung_fans: tuple[Counter, tuple[Exclusion, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        effective = self.arrangement.effective_sets(self.facts.situation.self_drawn)
-        pungs = tuple(meld for meld in effective if meld.kind in _PUNG_KINDS)
-        chows = tuple(meld for meld in effective if meld.kind is SetKind.CHOW)
+        pungs: list[Meld] = []
+        chows: list[Meld] = []
+        for meld in self.arrangement.effective_sets(self.facts.situation.self_drawn):
+            if meld.kind is SetKind.CHOW:
+                chows.append(meld)
+            elif meld.kind is not SetKind.PAIR:
+                pungs.append(meld)
         pung_keys = _keys(pungs)
         pair = self.arrangement.pair
         _derive(
-            self, shape=self.arrangement.shape, pungs=pungs, pung_mask=sum(1 << key for key in pung_keys),
-            chows=chows, pair=None if pair is None else pair.first,
+            self, shape=self.arrangement.shape, pungs=tuple(pungs), pung_mask=sum(1 << key for key in pung_keys),
+            chows=tuple(chows), pair=None if pair is None else pair.first,
             chow_fans=best_combination(_keys(chows), True),
             pung_fans=best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
         )
@@ -140,10 +144,7 @@ class View:
         return self.facts.situation
 
 
-_PUNG_KINDS = frozenset({SetKind.PUNG, SetKind.KONG})
-
-
-def _keys(melds: tuple[Meld, ...]) -> tuple[int, ...]:
+def _keys(melds: list[Meld]) -> tuple[int, ...]:
     return tuple(sorted(meld.tiles[0].index for meld in melds))
 
 
