@@ -1,0 +1,354 @@
+"""Synthetic full-hand evaluation scenes in a held-out style (evaluation only).
+
+Faces come from the KMahjongg `traditional` tileset (GPL; held out from the
+classifier's training, rendered at run time into ~/.cache/mahjong-lens/scenes,
+never committed). Tile bodies (pale green, blue, pink, lilac) and the
+procedural table textures below are meant to differ from the classifier's
+training bodies and backgrounds (`datasets/synth.py` did not exist when these
+were chosen). The committed specs (`benchmarks/data/scenes.json`) hold the seed,
+the labels and the layout; everything else (camera, light, texture) follows
+from the seed, so `render(spec)` is deterministic.
+
+`python -m datasets.scenes --write N` rewrites the specs;
+`python -m datasets.scenes --sheet OUT.png` renders a small contact sheet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
+
+from datasets.artwork import KMAHJONGG_DIR, KMAHJONGG_IDS, _render_svg_element
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ROOT / "benchmarks" / "data" / "scenes.json"
+CACHE = Path.home() / ".cache" / "mahjong-lens" / "scenes"
+TILESET = KMAHJONGG_DIR / "traditional.svgz"
+FACE = (138, 178)  # TileFaceWidth/Height of traditional.desktop (69x89) at zoom 2
+MARGIN = 8  # body rim around the face
+DEPTH = 26  # visible tile thickness below the face
+OUTPUT = (1280, 960)
+ELEMENTS = {code: element for element, code in KMAHJONGG_IDS.items()}
+# name: (face colour, back/side colour)
+BODIES = {"pale-green": ((214, 236, 206), (40, 110, 80)),
+          "pale-blue": ((212, 228, 244), (30, 60, 130)),
+          "pale-pink": ((244, 218, 222), (150, 40, 60)),
+          "lilac": ((226, 216, 240), (90, 50, 120))}
+BACKGROUNDS = ("navy-cloth", "walnut-wood", "grey-slate", "plaid", "mustard-cloth")
+
+
+class SceneError(ValueError):
+    """A malformed scene spec or a missing held-out tileset."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One tile in a scene: its code (or `back`) and whether it lies sideways."""
+
+    code: str
+    sideways: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> "Placed":
+        """`5p` or `5p*` (sideways)."""
+        code = text.rstrip("*")
+        if code != "back" and code not in ELEMENTS:
+            raise SceneError(f"unknown tile {text!r} in a scene spec; use 1m..7z, 1f..8f or back")
+        return cls(code, text.endswith("*"))
+
+    def __str__(self) -> str:
+        return self.code + ("*" if self.sideways else "")
+
+
+Row = tuple[tuple[Placed, ...], ...]  # groups, laid apart
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """A committed scene: seed, layout (rows of groups), body and table names."""
+
+    seed: int
+    rows: tuple[Row, ...]
+    body: str
+    background: str
+
+    @classmethod
+    def from_json(cls, data: dict) -> "SceneSpec":
+        rows = tuple(tuple(tuple(Placed.parse(t) for t in group.split()) for group in row)
+                     for row in data["rows"])
+        if data["body"] not in BODIES or data["background"] not in BACKGROUNDS:
+            raise SceneError(f"unknown body/background in scene {data!r}")
+        return cls(int(data["seed"]), rows, data["body"], data["background"])
+
+    def to_json(self) -> dict:
+        return {"seed": self.seed, "body": self.body, "background": self.background,
+                "rows": [[" ".join(map(str, group)) for group in row] for row in self.rows]}
+
+    @property
+    def labels(self) -> tuple[tuple[str, ...], ...]:
+        """Codes per row in reading order."""
+        return tuple(tuple(t.code for group in row for t in group) for row in self.rows)
+
+
+def load_specs(path: Path = SPECS) -> list[SceneSpec]:
+    """The committed scene specs."""
+    return [SceneSpec.from_json(item) for item in json.loads(path.read_text())["scenes"]]
+
+
+# ---------------------------------------------------------------- hands
+
+SUITED = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10))
+HONOURS = tuple(f"{r}z" for r in range(1, 8))
+ORDER = {code: i for i, code in enumerate(SUITED + HONOURS)}
+
+
+def _meld(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, ...]:
+    """A random chow or pung (sometimes a kong) that keeps every count at most 4."""
+    while True:
+        if rng.random() < 0.5:
+            start = SUITED[int(rng.integers(27))]
+            rank, suit = int(start[0]), start[1]
+            if rank > 7:
+                continue
+            tiles = tuple(f"{rank + i}{suit}" for i in range(3))
+        else:
+            code = (SUITED + HONOURS)[int(rng.integers(34))]
+            tiles = (code,) * (4 if rng.random() < 0.15 else 3)
+        if all(counts.get(t, 0) + tiles.count(t) <= 4 for t in set(tiles)):
+            for t in tiles:
+                counts[t] = counts.get(t, 0) + 1
+            return tiles
+
+
+def _exposed(rng: np.random.Generator, meld: tuple[str, ...]) -> tuple[Placed, ...]:
+    """An exposed set; now and then the claimed tile lies sideways."""
+    turned = int(rng.integers(len(meld))) if rng.random() < 0.4 else -1
+    return tuple(Placed(t, i == turned) for i, t in enumerate(meld))
+
+
+def random_hand(rng: np.random.Generator) -> tuple[Row, ...]:
+    """A winning hand: 4 sets + pair, 0-3 sets exposed, maybe a concealed kong and flowers."""
+    counts: dict[str, int] = {}
+    melds = [_meld(rng, counts) for _ in range(4)]
+    pair = _meld_pair(rng, counts)
+    n_exposed = int(rng.integers(0, 4))
+    standing = sorted([t for m in melds[n_exposed:] if len(m) == 3 for t in m] + list(pair),
+                      key=ORDER.__getitem__)
+    groups = [tuple(Placed(t) for t in standing)]
+    for meld in melds[n_exposed:]:
+        if len(meld) == 4:  # concealed kong: the two end tiles face down
+            groups.append(tuple(Placed("back" if i in (0, 3) else t) for i, t in enumerate(meld)))
+    groups += [_exposed(rng, m) for m in melds[:n_exposed]]
+    if rng.random() < 0.35:
+        flowers = rng.choice(8, size=int(rng.integers(1, 3)), replace=False)
+        groups.append(tuple(Placed(f"{int(f) + 1}f") for f in sorted(flowers)))
+    if len(groups) > 1 and rng.random() < 0.5:
+        return (tuple(groups[1:]), (groups[0],))
+    return (tuple(groups),)
+
+
+def _meld_pair(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, str]:
+    while True:
+        code = (SUITED + HONOURS)[int(rng.integers(34))]
+        if counts.get(code, 0) <= 2:
+            counts[code] = counts.get(code, 0) + 2
+            return (code, code)
+
+
+def make_specs(count: int, seed: int = 2026) -> list[SceneSpec]:
+    """`count` scene specs from one master seed."""
+    specs = []
+    for index in range(count):
+        rng = np.random.default_rng([seed, index])
+        specs.append(SceneSpec(seed * 1000 + index, random_hand(rng),
+                               tuple(BODIES)[index % len(BODIES)],
+                               BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]))
+    return specs
+
+
+# ---------------------------------------------------------------- rendering
+
+@dataclass(frozen=True)
+class Camera:
+    """View and light of one scene, all drawn from its seed."""
+
+    tilt: float  # degrees from straight down
+    turn: float  # degrees in the image plane
+    fill: float  # share of the image width the hand spans
+    light: tuple[float, float, float]  # RGB gain (warm or cold)
+    gradient: float  # light fall-off across the image
+    glare: bool
+    shadow: tuple[int, int]
+
+    @classmethod
+    def from_seed(cls, seed: int) -> "Camera":
+        rng = np.random.default_rng([seed, 1])
+        warm = rng.random() < 0.5
+        light = (1.06, 1.0, 0.86) if warm else (0.9, 0.97, 1.08)
+        return cls(float(rng.uniform(0, 45)), float(rng.uniform(-30, 30)), float(rng.uniform(0.7, 0.95)),
+                   light, float(rng.uniform(0.0, 0.35)), bool(rng.random() < 0.25),
+                   (int(rng.integers(-14, 15)), int(rng.integers(4, 20))))
+
+
+@lru_cache(maxsize=64)
+def _face(code: str) -> Image.Image:
+    if not TILESET.exists():
+        raise SceneError(f"{TILESET} is missing: apt-get install kdegames-mahjongg-data-kf5")
+    rgba = _render_svg_element(TILESET, ELEMENTS[code])
+    return Image.fromarray(rgba).resize(FACE, Image.LANCZOS)
+
+
+@lru_cache(maxsize=256)
+def _tile(placed: Placed, body: str) -> Image.Image:
+    """A standing tile seen from the front: rim, face (or back colour), thickness below."""
+    face_rgb, back_rgb = BODIES[body]
+    width, height = FACE[0] + 2 * MARGIN, FACE[1] + 2 * MARGIN
+    tile = Image.new("RGBA", (width, height + DEPTH), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(tile)
+    side = tuple(int(c * 0.78) for c in face_rgb)
+    draw.rounded_rectangle((0, DEPTH // 2, width - 1, height + DEPTH - 1), 16, fill=back_rgb + (255,))
+    draw.rounded_rectangle((0, 0, width - 1, height + DEPTH // 3), 16, fill=side + (255,))
+    draw.rounded_rectangle((1, 0, width - 2, height - 2), 15,
+                           fill=(back_rgb if placed.code == "back" else face_rgb) + (255,))
+    if placed.code != "back":
+        face = _face(placed.code)
+        tile.alpha_composite(face, (MARGIN, MARGIN))
+    return tile.rotate(90, expand=True) if placed.sideways else tile
+
+
+def _plane(spec: SceneSpec, rng: np.random.Generator) -> Image.Image:
+    """All tiles laid out flat (transparent elsewhere): groups touching inside, apart between."""
+    rows = []
+    for row in spec.rows:
+        tiles = [[_tile(p, spec.body) for p in group] for group in row]
+        gaps = [int(rng.uniform(0.3, 0.9) * FACE[0]) for _ in row]
+        width = sum(t.width for g in tiles for t in g) + sum(gaps[1:])
+        height = max(t.height for g in tiles for t in g)
+        image, x = Image.new("RGBA", (width, height), (0, 0, 0, 0)), 0
+        for gap, group in zip([0] + gaps[1:], tiles):
+            x += gap
+            for tile in group:
+                image.alpha_composite(tile, (x, height - tile.height))
+                x += tile.width - int(rng.integers(0, 2))
+        rows.append(image)
+    pad = FACE[1] // 2
+    width = max(r.width for r in rows) + 2 * pad
+    height = sum(r.height for r in rows) + pad * (len(rows) + 1)
+    plane, y = Image.new("RGBA", (width, height), (0, 0, 0, 0)), pad
+    for row in rows:
+        plane.alpha_composite(row, (pad + int(rng.integers(0, pad // 2)), y))
+        y += row.height + pad
+    return plane
+
+
+def _homography(size: tuple[int, int], camera: Camera) -> np.ndarray:
+    """Plane -> image: turn in the plane, tilt about the horizontal axis, fit into OUTPUT."""
+    w, h = size
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    a, t = np.radians(camera.turn), np.radians(camera.tilt)
+    turned = corners @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    depth = turned[:, 1] * np.sin(t) + 2.5 * max(w, h)
+    projected = np.stack([turned[:, 0], turned[:, 1] * np.cos(t)], axis=1) / depth[:, None]
+    span = projected.max(axis=0) - projected.min(axis=0)
+    scale = min(camera.fill * OUTPUT[0] / span[0], 0.9 * OUTPUT[1] / span[1])
+    placed = (projected - projected.mean(axis=0)) * scale + np.array(OUTPUT) / 2
+    return cv2.getPerspectiveTransform((corners + [w / 2, h / 2]).astype(np.float32),
+                                       placed.astype(np.float32))
+
+
+def _smooth_noise(rng: np.random.Generator, cells: tuple[int, int]) -> np.ndarray:
+    small = rng.random((cells[1], cells[0])).astype(np.float32)
+    return cv2.resize(small, OUTPUT, interpolation=cv2.INTER_CUBIC)
+
+
+def _texture(name: str, rng: np.random.Generator) -> np.ndarray:
+    """A procedural table texture, float RGB in 0..255."""
+    ys, xs = np.mgrid[0:OUTPUT[1], 0:OUTPUT[0]].astype(np.float32)
+    fine = rng.normal(0, 1, (OUTPUT[1], OUTPUT[0])).astype(np.float32)
+    if name == "walnut-wood":
+        grain = np.sin((ys + 40 * _smooth_noise(rng, (4, 6))) * 0.09) * 0.5 + 0.5
+        shade = 0.75 + 0.25 * grain + 0.03 * fine
+        base = np.array([120, 76, 44])
+    elif name == "plaid":
+        stripes = ((xs // 36) % 3 == 0) * 0.25 + ((ys // 36) % 3 == 0) * 0.25
+        shade = 0.8 + stripes + 0.04 * fine
+        base = np.array([140, 38, 42])
+    else:
+        base = {"navy-cloth": np.array([38, 48, 96]), "grey-slate": np.array([118, 122, 128]),
+                "mustard-cloth": np.array([188, 148, 52])}[name]
+        weave = 0.04 * np.sin(xs * 1.3) * np.sin(ys * 1.3)
+        shade = 0.85 + 0.25 * _smooth_noise(rng, (5, 4)) + weave + 0.05 * fine
+    return shade[..., None] * base[None, None, :]
+
+
+def _light(image: np.ndarray, camera: Camera, rng: np.random.Generator) -> np.ndarray:
+    ys, xs = np.mgrid[0:OUTPUT[1], 0:OUTPUT[0]].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (xs * np.cos(angle) + ys * np.sin(angle)) / max(OUTPUT)
+    gain = 1.0 + camera.gradient * (ramp - ramp.mean())
+    image = image * gain[..., None] * np.array(camera.light)
+    if camera.glare:
+        cx, cy = rng.uniform(0.2, 0.8) * OUTPUT[0], rng.uniform(0.2, 0.8) * OUTPUT[1]
+        image += 60 * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * 90.0 ** 2))[..., None]
+    image += rng.normal(0, 3, image.shape)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def render(spec: SceneSpec) -> np.ndarray:
+    """The scene as an RGB uint8 image of OUTPUT size (deterministic in the spec)."""
+    rng = np.random.default_rng([spec.seed, 2])
+    camera = Camera.from_seed(spec.seed)
+    plane = np.asarray(_plane(spec, rng), dtype=np.float32)
+    matrix = _homography((plane.shape[1], plane.shape[0]), camera)
+    warped = cv2.warpPerspective(plane, matrix, OUTPUT, flags=cv2.INTER_LINEAR)
+    alpha = warped[..., 3:] / 255.0
+    shift = np.float32([[1, 0, camera.shadow[0]], [0, 1, camera.shadow[1]]])
+    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha[..., 0], shift, OUTPUT), (0, 0), 9)[..., None]
+    table = _texture(spec.background, rng) * (1 - 0.55 * shadow)
+    return _light(table * (1 - alpha) + warped[..., :3] * alpha, camera, rng)
+
+
+def cached(spec: SceneSpec) -> Path:
+    """Path of the scene's JPEG in the cache, rendering it first if needed."""
+    path = CACHE / f"{spec.seed}.jpg"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(render(spec)).save(path, quality=90)
+    return path
+
+
+def contact_sheet(specs: list[SceneSpec], out: Path, columns: int = 4) -> None:
+    """Up to 16 scenes, 1000 px wide."""
+    cell = (250, 188)
+    shown = specs[:16]
+    sheet = Image.new("RGB", (cell[0] * columns, cell[1] * ((len(shown) + columns - 1) // columns)))
+    for i, spec in enumerate(shown):
+        thumb = Image.open(cached(spec)).resize(cell)
+        sheet.paste(thumb, ((i % columns) * cell[0], (i // columns) * cell[1]))
+    sheet.save(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`--write N` rewrites the committed specs; `--sheet OUT.png` renders a contact sheet."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", type=int, metavar="N", help="write N specs to " + str(SPECS))
+    parser.add_argument("--sheet", type=Path, help="render a contact sheet of the first scenes")
+    args = parser.parse_args(argv)
+    if args.write:
+        doc = {"about": "evaluation scenes; render with datasets.scenes.render (KMahjongg traditional faces)",
+               "scenes": [spec.to_json() for spec in make_specs(args.write)]}
+        SPECS.write_text(json.dumps(doc, indent=0) + "\n")
+    if args.sheet:
+        contact_sheet(load_specs(), args.sheet)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
