@@ -1,0 +1,109 @@
+"""Render the small synthetic test scenes and the app's sample photo (run from the project root).
+
+Tiles are ivory faces carrying glyphs of the OFL font Noto Sans Symbols 2,
+standing touching in rows on a plain table, seen slightly from above; nothing
+is copied from other artwork. ``python tests/data/make_scenes.py`` rewrites
+every file listed in SCENES.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from scoring.tiles import parse_tiles
+
+FONT = Path("/usr/share/fonts/truetype/noto/NotoSansSymbols2-Regular.ttf")
+ROOT = Path(__file__).resolve().parents[2]
+FACE = (60, 80)  # face width, height in pixels at scale 1
+DEPTH = 14  # visible tile thickness below the face
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A scene file: groups of tiles (a gap between groups), colours, a tilt and a scale."""
+
+    path: str
+    groups: tuple[str, ...]
+    table: tuple[int, int, int]
+    body: tuple[int, int, int]
+    turn: float = 0.0  # degrees, in the image plane
+    scale: float = 1.0
+
+
+SCENES = (
+    Scene("tests/data/row_green.jpg", ("123m", "456p", "789s", "111z", "55z"), (40, 110, 60), (250, 244, 225)),
+    Scene("tests/data/row_wood.jpg", ("234567m", "345p", "66z", "777s"), (150, 100, 60), (240, 240, 236), turn=6),
+    Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
+)
+
+
+def _glyph(code: str, height: int) -> Image.Image:
+    """The tile's glyph rendered black on transparent, cropped to its ink."""
+    font = ImageFont.truetype(str(FONT), height * 2)
+    char = parse_tiles(code)[0].unicode
+    canvas = Image.new("L", (height * 3, height * 3), 0)
+    ImageDraw.Draw(canvas).text((height // 2, 0), char, font=font, fill=255)
+    return canvas.crop(canvas.getbbox())
+
+
+def _tile(code: str, body: tuple[int, int, int], scale: float) -> Image.Image:
+    """One standing tile: the face above a slightly darker visible thickness."""
+    width, height, depth = (round(v * scale) for v in (*FACE, DEPTH))
+    tile = Image.new("RGB", (width, height + depth), tuple(int(c * 0.8) for c in body))
+    face = Image.new("RGB", (width, height), body)
+    ink = _glyph(code, height).resize((width - 6, height - 6), Image.LANCZOS)
+    colour = Image.new("RGB", ink.size, (20, 70, 40) if code[-1] in "sp" else (30, 30, 30))
+    face.paste(colour, (3, 3), ink)
+    tile.paste(face, (0, 0))
+    draw = ImageDraw.Draw(tile)
+    draw.line([(0, 0), (0, height + depth)], fill=tuple(int(c * 0.55) for c in body), width=max(1, round(scale)))
+    return tile
+
+
+def render(scene: Scene) -> Image.Image:
+    """The scene as an RGB image: the rows of tiles with a soft shadow, then the camera."""
+    groups = [[_tile(tile.code, scene.body, scene.scale) for tile in parse_tiles(group)] for group in scene.groups]
+    tile_w, tile_h = groups[0][0].size
+    gap, margin = tile_w // 2, round(60 * scene.scale)
+    width = sum(len(group) for group in groups) * tile_w + gap * (len(groups) - 1)
+    table = Image.new("RGB", (width + 2 * margin, tile_h + 2 * margin), scene.table)
+    shadow = Image.new("L", table.size, 0)
+    lefts = [margin + g * gap + tile_w * sum(len(group) for group in groups[:g]) for g in range(len(groups))]
+    for left, group in zip(lefts, groups):
+        ImageDraw.Draw(shadow).rectangle([left + 4, margin + 6, left + len(group) * tile_w + 4, margin + tile_h + 6], fill=110)
+    table = Image.composite(Image.new("RGB", table.size, (0, 0, 0)), table, shadow.filter(ImageFilter.GaussianBlur(5)))
+    for left, group in zip(lefts, groups):
+        for k, tile in enumerate(group):
+            table.paste(tile, (left + k * tile_w, margin))
+    return _camera(np.asarray(table), scene.turn)
+
+
+def _camera(pixels: np.ndarray, turn: float) -> Image.Image:
+    """Turn in the image plane, a mild perspective, blur and noise."""
+    height, width = pixels.shape[:2]
+    top = 0.03 * width
+    src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    dst = np.float32([[top, 0], [width - top, 0], [width, height], [0, height]])
+    warp = cv2.getPerspectiveTransform(src, dst)
+    turned = np.vstack([cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0), [0, 0, 1]])
+    border = tuple(int(c) for c in pixels[2, 2])
+    out = cv2.warpPerspective(pixels, turned @ warp, (width, height), borderValue=border)
+    out = cv2.GaussianBlur(out, (3, 3), 0.8)
+    noise = np.random.default_rng(7).normal(0, 3, out.shape)
+    return Image.fromarray(np.clip(out + noise, 0, 255).astype(np.uint8))
+
+
+def main() -> None:
+    for scene in SCENES:
+        path = ROOT / scene.path
+        render(scene).save(path, quality=88) if path.suffix == ".jpg" else render(scene).save(path, optimize=True)
+        print(path, path.stat().st_size)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""Tile-crop classifier: one upright tile face in, top-3 tile codes out.
+
+`preprocess` is the one function shared by training (`models/train.py`) and
+inference. The class list, input size and normalisation are read from the
+model's sidecar JSON, never hard-coded here; `CLASSES` is the code's own list,
+which the tests compare with the committed model's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+SUITS = ("m", "p", "s")
+CLASSES: tuple[str, ...] = (
+    tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
+    + tuple(f"{rank}z" for rank in range(1, 8))
+    + tuple(f"{rank}f" for rank in range(1, 9))
+    + ("back", "none")
+)
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
+TOP_K = 3
+THREADS = 2
+
+
+class CropError(ValueError):
+    """A crop that is not a non-empty RGB image."""
+
+
+class ModelError(ValueError):
+    """A model file or its sidecar is missing or malformed."""
+
+
+def check_crop(crop: object, index: int = 0) -> np.ndarray:
+    """Return `crop` as an HxWx3 uint8 array, or raise CropError saying why."""
+    if not isinstance(crop, np.ndarray):
+        raise CropError(f"crop {index} is a {type(crop).__name__!r}, not an image array; "
+                        "pass an RGB uint8 numpy array (H, W, 3)")
+    if crop.ndim == 2:
+        crop = np.repeat(crop[:, :, None], 3, axis=2)
+    if crop.ndim != 3 or crop.shape[2] not in (3, 4):
+        raise CropError(f"crop {index} has shape {crop.shape!r}; expected (H, W, 3) RGB")
+    if crop.shape[0] < 2 or crop.shape[1] < 2:
+        raise CropError(f"crop {index} is empty or too small ({crop.shape[1]}x{crop.shape[0]} px); "
+                        "pass a crop of one whole tile face")
+    if crop.dtype != np.uint8:
+        raise CropError(f"crop {index} has dtype {crop.dtype}; expected uint8 RGB")
+    return crop[:, :, :3]
+
+
+def preprocess(crops: Sequence[np.ndarray], input_size: Sequence[int],
+               mean: Sequence[float], std: Sequence[float]) -> np.ndarray:
+    """Crops (RGB uint8) -> normalised float32 NCHW batch at `input_size` (h, w)."""
+    height, width = int(input_size[0]), int(input_size[1])
+    batch = np.empty((len(crops), 3, height, width), dtype=np.float32)
+    mean_arr = np.asarray(mean, dtype=np.float32).reshape(3, 1, 1)
+    std_arr = np.asarray(std, dtype=np.float32).reshape(3, 1, 1)
+    for index, crop in enumerate(crops):
+        rgb = check_crop(crop, index)
+        resized = cv2.resize(rgb, (width, height), interpolation=cv2.INTER_AREA)
+        batch[index] = (resized.transpose(2, 0, 1).astype(np.float32) / 255.0 - mean_arr) / std_arr
+    return batch
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Best class for one crop with its probability and the top-3 (best first)."""
+
+    code: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the sidecar JSON says about a model: classes, input size, normalisation."""
+
+    classes: tuple[str, ...]
+    input_size: tuple[int, int]
+    mean: tuple[float, float, float]
+    std: tuple[float, float, float]
+
+    @classmethod
+    def read(cls, sidecar: Path) -> "ModelInfo":
+        """Parse the sidecar `*.json` written by `models/train.py`."""
+        try:
+            data = json.loads(sidecar.read_text())
+            return cls(tuple(data["classes"]), tuple(data["input_size"]),
+                       tuple(data["mean"]), tuple(data["std"]))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ModelError(f"cannot read model sidecar {str(sidecar)!r}: {error}; "
+                             "retrain with `python -m models.train`") from error
+
+
+class TileClassifier:
+    """An onnxruntime session plus the metadata it needs; stateless per call."""
+
+    def __init__(self, session: object, info: ModelInfo) -> None:
+        self._session = session
+        self.info = info
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """Class codes in the model's output order."""
+        return self.info.classes
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "TileClassifier":
+        """Load an ONNX model and its sidecar JSON (default: the committed model)."""
+        import onnxruntime as ort
+
+        model = Path(path) if path is not None else MODEL_PATH
+        if not model.is_file():
+            raise ModelError(f"model file {str(model)!r} not found; "
+                             "retrain with `python -m models.train`")
+        info = ModelInfo.read(model.with_suffix(".json"))
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = THREADS
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        return cls(session, info)
+
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, C) softmax probabilities, columns in `self.classes` order."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.classes)), dtype=np.float32)
+        batch = preprocess(crops, self.info.input_size, self.info.mean, self.info.std)
+        (logits,) = self._session.run(None, {"input": batch})
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return shifted / shifted.sum(axis=1, keepdims=True)
+
+    def predict(self, crops: Sequence[np.ndarray]) -> list[Prediction]:
+        """Top-3 prediction for each crop."""
+        predictions = []
+        for row in self.probabilities(crops):
+            order = np.argsort(row)[::-1][:TOP_K]
+            top = tuple((self.classes[i], float(row[i])) for i in order)
+            predictions.append(Prediction(top[0][0], top[0][1], top))
+        return predictions
+
+
+def read_crop(path: str | Path) -> np.ndarray:
+    """Read an image file as RGB uint8, raising CropError when it is not an image."""
+    data = np.fromfile(str(path), dtype=np.uint8) if Path(path).is_file() else None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data is not None and data.size else None
+    if image is None:
+        raise CropError(f"{str(path)!r} is not a readable image file; pass a JPEG or PNG crop")
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m vision.classify CROP.jpg [...]`: print each crop's top-3."""
+    paths = list(sys.argv[1:] if argv is None else argv)
+    if not paths:
+        print("usage: python -m vision.classify CROP.jpg [...]", file=sys.stderr)
+        return 2
+    classifier = TileClassifier.load()
+    status = 0
+    for path in paths:
+        try:
+            (prediction,) = classifier.predict([read_crop(path)])
+        except CropError as error:
+            print(f"{path}: error: {error}", file=sys.stderr)
+            status = 1
+            continue
+        print(f"{path}: " + "  ".join(f"{code} {p:.3f}" for code, p in prediction.alternatives))
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""``mahjong-read PHOTO [--json] [--overlay OUT.png]``: print the tiles read from a photo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from PIL import Image
+
+from vision.classify import ModelError
+from vision.io import ImageError, load
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mahjong-read", description="Read the mahjong tiles in a photo.")
+    parser.add_argument("photo", help="a JPEG, PNG, WebP or HEIC photo of a hand")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument("--overlay", metavar="OUT.png", help="also write the photo with numbered boxes and labels")
+    return parser
+
+
+def _text(recognition) -> str:
+    lines = [f"hand: {recognition.hand or '(no tiles found)'}"]
+    for number, tile in enumerate(recognition.tiles, 1):
+        marks = "".join(mark for mark, on in (("  changed", tile.changed), ("  doubtful", tile.doubtful)) if on)
+        others = ", ".join(f"{code} {p:.2f}" for code, p in tile.alternatives[1:])
+        lines.append(f"{number:2d}. {tile.tile:4s} {tile.confidence:.2f}  row {tile.row} group {tile.group}"
+                     f"  (also {others}){marks}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; errors go to stderr with exit status 2."""
+    args = build_parser().parse_args(argv)
+    from vision.overlay import draw
+    from vision.recognize import recognize
+
+    try:
+        photo = load(args.photo)
+        recognition = recognize(photo.pixels)
+        if args.overlay:
+            Image.fromarray(draw(photo.pixels, recognition)).save(args.overlay)
+    except (ImageError, ModelError) as error:
+        print(f"mahjong-read: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"mahjong-read: error: cannot write {args.overlay!r}: {error.strerror}", file=sys.stderr)
+        return 2
+    print(json.dumps(recognition.to_dict(), indent=1) if args.json else _text(recognition))
+    return 0

@@ -1,0 +1,137 @@
+"""Hand-aware decoding: the most probable reading of the tiles that a hand can be.
+
+A hand holds at most four of a tile and one of each bonus tile, and a photo of
+14 (or, with kongs, up to 18; 17 in 16-tile rule sets) playing tiles shows a
+complete winning shape. The alternatives of the least confident tiles are
+searched in order of joint log-probability and the first valid reading wins.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from heapq import heappop, heappush
+from itertools import combinations
+from math import log
+from typing import Sequence
+
+from scoring.decompose import decompose
+from scoring.hand import Hand, HandError, SetKind, meld_of
+from scoring.tiles import Tile, format_tiles
+
+SURE = 0.95  # tiles read at least this confidently are never changed
+DOUBT = 0.6  # a final reading less probable than this is marked doubtful
+OPEN_TILES = 8  # at most this many of the least confident tiles are reconsidered
+MAX_CHECKS = 400  # readings tested for validity before giving up
+HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
+NOT_FACES = frozenset({"back", "none"})
+
+Alternatives = tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The decoded codes, and per tile whether decoding changed it or still doubts it."""
+
+    codes: tuple[str, ...]
+    changed: tuple[bool, ...]
+    doubtful: tuple[bool, ...]
+    valid: bool
+
+
+def decode(alternatives: Sequence[Alternatives]) -> Reading:
+    """The most probable valid reading given each tile's top alternatives (best first)."""
+    best = tuple(options[0][0] for options in alternatives)
+    open_tiles = sorted(
+        (i for i, options in enumerate(alternatives) if options[0][1] < SURE),
+        key=lambda i: alternatives[i][0][1],
+    )[:OPEN_TILES]
+    chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles)
+    codes = chosen or best
+    probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
+    return Reading(
+        codes,
+        tuple(a != b for a, b in zip(codes, best)),
+        tuple(p < DOUBT for p in probability),
+        chosen is not None,
+    )
+
+
+def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int]) -> tuple[str, ...] | None:
+    """Readings of the open tiles in order of joint probability; the first valid one."""
+    costs = [[-log(max(p, 1e-9)) for _, p in tile] for tile in options]
+    start = (0,) * len(options)
+    heap, seen = [(0.0, start)], {start}
+    for _ in range(MAX_CHECKS):
+        if not heap:
+            return None
+        cost, picks = heappop(heap)
+        codes = list(best)
+        for position, tile, pick in zip(positions, options, picks):
+            codes[position] = tile[pick][0]
+        if is_valid(tuple(codes)):
+            return tuple(codes)
+        for k, pick in enumerate(picks):
+            if pick + 1 < len(options[k]):
+                after = picks[:k] + (pick + 1,) + picks[k + 1:]
+                if after not in seen:
+                    seen.add(after)
+                    heappush(heap, (cost + costs[k][pick + 1] - costs[k][pick], after))
+    return None
+
+
+@lru_cache(maxsize=4096)
+def is_valid(codes: tuple[str, ...]) -> bool:
+    """At most four of a tile, one of each bonus tile, and a winning shape when the count calls for one."""
+    if any(code == "none" for code in codes):
+        return False
+    tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
+    counts = Counter(tiles)
+    if any(n > (1 if tile.is_bonus else 4) for tile, n in counts.items()):
+        return False
+    if "back" in codes:
+        return True  # hidden faces: the shape cannot be checked
+    playing = tuple(tile for tile in tiles if not tile.is_bonus)
+    if not any(len(playing) - kongs in HAND_SIZES for kongs in range(5)):
+        return True  # not a whole hand: nothing more to require
+    return complete_hand(playing) is not None
+
+
+def complete_hand(playing: tuple[Tile, ...]) -> Hand | None:
+    """The playing tiles as a complete hand (fours taken as kongs where the count needs it), or None."""
+    fours = [tile for tile, n in Counter(playing).items() if n == 4]
+    for kongs in range(len(fours) + 1):
+        sets = HAND_SIZES.get(len(playing) - kongs)
+        if sets is None:
+            continue
+        for chosen in combinations(fours, kongs):
+            hand = _hand(playing, chosen)
+            if hand is not None and decompose(hand, knitted=True, sets=sets):
+                return hand
+    return None
+
+
+def _hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...]) -> Hand | None:
+    standing = [tile for tile in playing if tile not in kongs]
+    melds = tuple(meld_of(SetKind.KONG, tile, False) for tile in kongs)
+    if not standing:
+        return None
+    try:
+        return Hand(tuple(standing), melds, (), standing[0])
+    except HandError:
+        return None
+
+
+def hand_text(codes: Sequence[str]) -> str:
+    """A suggested hand string: standing tiles, kongs the count calls for, bonus tiles; '' if no faces."""
+    tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
+    playing = tuple(tile for tile in tiles if not tile.is_bonus)
+    bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
+    hand = complete_hand(playing)
+    if hand is None:
+        groups = [format_tiles(playing, separator=" ")]
+    else:
+        groups = [format_tiles(hand.standing, separator=" ")] + [str(meld) for meld in hand.melds]
+    return " ".join(group for group in (*groups, bonus) if group)
+

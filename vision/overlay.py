@@ -1,0 +1,30 @@
+"""Draw the recognised tiles on the photo: numbered boxes and labels (doubtful ones in orange)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.recognize import Recognition
+
+COLOURS = {"sure": (0, 200, 0), "changed": (0, 120, 255), "doubtful": (255, 140, 0)}  # RGB
+
+
+def _colour(tile) -> tuple[int, int, int]:
+    return COLOURS["changed" if tile.changed else "doubtful" if tile.doubtful else "sure"]
+
+
+def draw(pixels: np.ndarray, recognition: Recognition) -> np.ndarray:
+    """A copy of the upright RGB photo with each tile's box, number and code."""
+    out = pixels.copy()
+    thickness = max(1, round(max(out.shape[:2]) / 500))
+    for number, tile in enumerate(recognition.tiles, 1):
+        box = np.int32(np.round(tile.box))
+        cv2.polylines(out, [box], True, _colour(tile), thickness)
+        height = float(np.linalg.norm(box[3] - box[0]))
+        size = max(0.4, height / 120)
+        x, y = int(box[0][0]) + thickness * 2, int(box[0][1]) + round(24 * size)
+        label = f"{number} {tile.tile}"
+        cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thickness * 3, cv2.LINE_AA)
+        cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, _colour(tile), thickness, cv2.LINE_AA)
+    return out

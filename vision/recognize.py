@@ -1,0 +1,171 @@
+"""Photo to tiles: `recognize(image) -> Recognition`, the pipeline's one entry point.
+
+Three pure steps: `preprocess` (load, find runs, propose splits, rectify every
+candidate face), `infer` (one batched classifier call), `postprocess` (keep the
+split of each run whose crops look most like tiles, then decode the hand).
+The model is loaded once, on first use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import cache
+from time import perf_counter
+
+import numpy as np
+
+from vision.classify import TileClassifier
+from vision.decode import decode, hand_text
+from vision.io import Photo, Source, load
+from vision.segment import Quad, Split, find_runs, rectify, splits
+
+TOP_K = 3
+SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
+
+
+@dataclass(frozen=True)
+class RecognizedTile:
+    """One tile read from the photo; ``box`` corners are in the upright photo's pixels."""
+
+    tile: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]
+    box: Quad
+    row: int
+    group: int
+    rotated: bool
+    changed: bool
+    doubtful: bool
+
+    def to_dict(self) -> dict:
+        """The JSON contract's form of one tile."""
+        data = asdict(self)
+        data["confidence"] = round(self.confidence, 4)
+        data["alternatives"] = [[code, round(p, 4)] for code, p in self.alternatives]
+        data["box"] = [[round(x, 1), round(y, 1)] for x, y in self.box]
+        return data
+
+
+@dataclass(frozen=True)
+class Timings:
+    """Milliseconds spent in each step."""
+
+    preprocess: float
+    infer: float
+    postprocess: float
+
+    @property
+    def total(self) -> float:
+        return self.preprocess + self.infer + self.postprocess
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """The tiles in reading order (top row first, left to right) and the suggested hand string."""
+
+    tiles: tuple[RecognizedTile, ...]
+    hand: str
+    width: int
+    height: int
+    timings: Timings
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(tile.tile for tile in self.tiles)
+
+    def to_dict(self) -> dict:
+        """The JSON contract."""
+        return {
+            "tiles": [tile.to_dict() for tile in self.tiles],
+            "hand": self.hand,
+            "image": {"width": self.width, "height": self.height},
+            "timings_ms": {**{k: round(v, 1) for k, v in asdict(self.timings).items()},
+                           "total": round(self.timings.total, 1)},
+        }
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What preprocessing proposes: every split of every run and each tile crop, in order."""
+
+    photo: Photo
+    splits: tuple[tuple[Split, ...], ...]  # per run, the hypotheses
+    crops: tuple[np.ndarray, ...]
+    scale: float
+
+
+@cache
+def classifier() -> TileClassifier:
+    """The committed model, loaded once."""
+    return TileClassifier.load()
+
+
+def preprocess(image: Source) -> Candidates:
+    """Load the photo, find runs of tiles at reduced size, rectify each candidate face at full size."""
+    photo = load(image)
+    small, scale = photo.reduced()
+    per_run = tuple(splits(small, run) for run in find_runs(small))
+    crops = tuple(
+        rectify(photo.pixels, quad)
+        for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)
+    )
+    return Candidates(photo, per_run, crops, scale)
+
+
+def infer(candidates: Candidates) -> np.ndarray:
+    """Class probabilities of every crop, in one batch."""
+    return classifier().probabilities(list(candidates.crops))
+
+
+def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> tuple[RecognizedTile, ...]:
+    """Choose each run's split, drop non-tiles, decode the hand."""
+    chosen: list[tuple[Split, np.ndarray]] = []
+    start = 0
+    for hypotheses in candidates.splits:
+        scored = []
+        for split in hypotheses:
+            rows = probabilities[start:start + split.count]
+            start += split.count
+            scored.append((_split_score(split, rows, classes), split, rows))
+        if scored:
+            _, split, rows = max(scored, key=lambda item: item[0])
+            chosen.append((split, rows))
+    return _tiles(chosen, classes, candidates.scale)
+
+
+def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
+    """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity."""
+    faces = np.delete(rows, classes.index("none"), axis=1) if "none" in classes else rows
+    return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam
+
+
+def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:
+    placed, alternatives = [], []
+    for split, rows in chosen:
+        for quad, row in zip(split.quads(scale), rows):
+            if classes[int(np.argmax(row))] == "none":
+                continue
+            faces = np.where([code == "none" for code in classes], -1.0, row)
+            placed.append((quad, split.run))
+            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:TOP_K]))
+    reading = decode(alternatives)
+    return tuple(
+        RecognizedTile(code, dict(options).get(code, 0.0), options, quad, run.row, run.group, False, changed, doubtful)
+        for (quad, run), options, code, changed, doubtful in zip(
+            placed, alternatives, reading.codes, reading.changed, reading.doubtful
+        )
+    )
+
+
+def recognize(image: Source) -> Recognition:
+    """Read the tiles in a photo (path, bytes, PIL image or RGB array)."""
+    started = perf_counter()
+    candidates = preprocess(image)
+    prepared = perf_counter()
+    probabilities = infer(candidates)
+    inferred = perf_counter()
+    tiles = postprocess(candidates, probabilities, classifier().classes)
+    finished = perf_counter()
+    timings = Timings(*(1000 * (b - a) for a, b in ((started, prepared), (prepared, inferred), (inferred, finished))))
+    photo = candidates.photo
+    return Recognition(tiles, hand_text([t.tile for t in tiles]), photo.width, photo.height, timings)

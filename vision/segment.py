@@ -1,0 +1,188 @@
+"""Finding tile faces with OpenCV: bright runs of touching tiles, split into single faces.
+
+A *run* is one bright, roughly rectangular blob: one tile or several standing
+touching. Each run is straightened into a strip of fixed height; the seams
+between faces are dark columns in the strip's blank top and bottom margins
+(where no face carries ink). For each plausible tile count the cuts are placed
+near equal spacing and pulled onto the darkest seams, giving a few `Split`
+hypotheses per run; the classifier later keeps the one whose crops look most
+like tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
+ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
+MIN_AREA = 0.002  # a run covers at least this share of the reduced image
+MARGIN_BANDS = ((0.04, 0.16), (0.84, 0.96))  # blank face margins, as shares of the height
+FACE_SIZE = (96, 128)  # width, height of a rectified face crop
+HYPOTHESES = 4
+SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus  # tile counts kept per run for the classifier to settle
+
+Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run of touching tiles: its corners in reduced-image pixels, row and group."""
+
+    corners: Quad
+    row: int
+    group: int
+
+    @property
+    def length(self) -> float:
+        (x0, y0), (x1, y1) = self.corners[0], self.corners[1]
+        return float(np.hypot(x1 - x0, y1 - y0))
+
+    @property
+    def height(self) -> float:
+        (x0, y0), (x3, y3) = self.corners[0], self.corners[3]
+        return float(np.hypot(x3 - x0, y3 - y0))
+
+
+@dataclass(frozen=True)
+class Split:
+    """One reading of a run: cut positions along it, as shares of its length (0 and 1 included)."""
+
+    run: Run
+    cuts: tuple[float, ...]
+    seam: float  # mean seam strength at the inner cuts (higher: clearer)
+
+    @property
+    def count(self) -> int:
+        return len(self.cuts) - 1
+
+    def quads(self, scale: float) -> tuple[Quad, ...]:
+        """Each tile's corners in full-resolution pixels (reduced / scale)."""
+        tl, tr, br, bl = (np.array(point) / scale for point in self.run.corners)
+        return tuple(
+            tuple(tuple(map(float, point)) for point in (
+                tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a,
+            ))
+            for a, b in zip(self.cuts, self.cuts[1:])
+        )
+
+
+def face_mask(image: np.ndarray) -> np.ndarray:
+    """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)
+    whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
+    _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    size = max(3, round(max(image.shape[:2]) / 150)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+
+
+def find_runs(image: np.ndarray) -> tuple[Run, ...]:
+    """Runs of touching tiles in a reduced RGB image, in reading order."""
+    mask = face_mask(image)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = MIN_AREA * mask.size
+    boxes = [_corners(cv2.minAreaRect(c)) for c in contours if cv2.contourArea(c) >= min_area]
+    boxes = [box for box in boxes if _plausible(box)]
+    return _reading_order(boxes)
+
+
+def _corners(rect) -> Quad:
+    """A rotated rectangle's corners, its long-ish side the one closest to horizontal."""
+    points = cv2.boxPoints(rect)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]  # clockwise in image coordinates, starting near top-left
+    ordered = np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
+    if abs(ordered[1][1] - ordered[0][1]) > abs(ordered[1][0] - ordered[0][0]):  # first edge is steep
+        ordered = np.roll(ordered, -1, axis=0)
+    return tuple((float(x), float(y)) for x, y in ordered)
+
+
+def _plausible(box: Quad) -> bool:
+    """At least as wide as the narrowest single tile."""
+    run = Run(box, 0, 0)
+    return run.height > 8 and run.length >= ASPECTS[0] * run.height * 0.8
+
+
+def _reading_order(boxes: list[Quad]) -> tuple[Run, ...]:
+    """Rows top to bottom (runs overlapping vertically share a row), runs left to right."""
+    boxes = sorted(boxes, key=lambda box: np.mean([y for _, y in box]))
+    rows: list[list[Quad]] = []
+    for box in boxes:
+        top, bottom = min(y for _, y in box), max(y for _, y in box)
+        centre = (top + bottom) / 2
+        if rows and min(y for _, y in rows[-1][0]) < centre < max(y for _, y in rows[-1][0]):
+            rows[-1].append(box)
+        else:
+            rows.append([box])
+    return tuple(
+        Run(box, row, group)
+        for row, members in enumerate(rows)
+        for group, box in enumerate(sorted(members, key=lambda box: min(x for x, _ in box)))
+    )
+
+
+def strip(image: np.ndarray, run: Run) -> np.ndarray:
+    """The run straightened to a grey strip STRIP_HEIGHT pixels high."""
+    width = max(8, round(run.length * STRIP_HEIGHT / run.height))
+    target = np.float32([[0, 0], [width, 0], [width, STRIP_HEIGHT], [0, STRIP_HEIGHT]])
+    warp = cv2.getPerspectiveTransform(np.float32(run.corners), target)
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    return cv2.warpPerspective(grey, warp, (width, STRIP_HEIGHT), flags=cv2.INTER_AREA)
+
+
+def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
+    """Seam strength per column (0..1): dark and edged in the blank margin bands, all the way down, and narrow."""
+    bands = np.vstack([
+        grey_strip[round(a * STRIP_HEIGHT):round(b * STRIP_HEIGHT)] for a, b in MARGIN_BANDS
+    ]).astype(np.float32)
+    face = max(float(np.percentile(bands, 80)), 1.0)
+    darkness = np.clip((face - np.percentile(bands, 70, axis=0)) / face, 0, 1)
+    edges = np.abs(cv2.Sobel(grey_strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)) / (4 * face)
+    edged = np.clip(np.median(edges[round(0.05 * STRIP_HEIGHT):round(0.95 * STRIP_HEIGHT)], axis=0), 0, 1)
+    profile = np.convolve(darkness + edged, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
+    narrow = cv2.getStructuringElement(cv2.MORPH_RECT, (SEAM_WIDTH, 1))
+    return cv2.morphologyEx(profile, cv2.MORPH_TOPHAT, narrow, borderType=cv2.BORDER_REPLICATE)[0]
+
+
+def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
+    """The HYPOTHESES most seam-like ways to cut the run into tiles, best first."""
+    profile = seam_profile(strip(image, run))
+    width = len(profile)
+    counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
+                   max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
+    found = [_split(run, profile, count) for count in counts]
+    return tuple(sorted(found, key=lambda s: -s.seam)[:HYPOTHESES])
+
+
+def _split(run: Run, profile: np.ndarray, count: int) -> Split:
+    """Cuts near equal spacing, each pulled to the strongest seam within a quarter tile.
+
+    Its score is the mean strength at the inner cuts less the mean strongest
+    seam left inside a tile (a missed seam counts against the reading).
+    """
+    width = len(profile)
+    pitch = width / count
+    reach = max(1, round(pitch / 4))
+    cuts = [0]
+    for k in range(1, count):
+        low = max(0, round(k * pitch) - reach)
+        cuts.append(low + int(np.argmax(profile[low:round(k * pitch) + reach + 1])))
+    cuts.append(width)
+    inner = [float(profile[cut]) for cut in cuts[1:-1]]
+    keep = max(1, round(pitch / 6))
+    missed = [float(profile[a + keep:b - keep].max(initial=0.0)) for a, b in zip(cuts, cuts[1:])]
+    score = (float(np.mean(inner)) if inner else 0.0) - float(np.mean(missed))
+    return Split(run, tuple(cut / width for cut in cuts), score)
+
+
+def rectify(pixels: np.ndarray, quad: Quad, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
+    """The face inside ``quad`` (full-resolution corners) warped upright to ``size`` (w, h)."""
+    width, height = size
+    target = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    warp = cv2.getPerspectiveTransform(np.float32(quad), target)
+    return cv2.warpPerspective(pixels, warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
