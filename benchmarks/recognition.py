@@ -1,0 +1,236 @@
+"""Recognition benchmark: our reader vs the PyPI `mahjong-detector`, same images, same run.
+
+Parts: the synthetic evaluation scenes (`benchmarks/data/scenes.json`, rendered
+into ~/.cache/mahjong-lens/scenes) and the real photos labelled by eye
+(`benchmarks/data/real_photos.json`, images from ../shared). Per part: per-tile
+accuracy after an edit-distance alignment against the labels (a missed or an
+extra tile is an error; `?` labels are free), the share of images read exactly
+right, raw (top-1 of each tile) and after hand-aware decoding, and the median /
+p90 time per image (file to tile list). Then the median time on a 12-megapixel
+JPEG. mahjong-detector knows only the 34 riichi classes: bonus tiles and backs
+count as `?` for it. Its detections are put in reading order (rows by y, then x)
+before scoring.
+
+    /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--photos-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from PIL import Image
+
+from datasets.real_photos import RAW_IMAGES, UNKNOWN, load_photos
+
+TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
+BIG_PHOTO = ("1-1.jpg", (4000, 3000))
+DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
+                  "haku": "5z", "hatsu": "6z", "chun": "7z"}
+
+
+def align(truth: Sequence[str], predicted: Sequence[str]) -> int:
+    """Edit distance: substitutions, missed and extra tiles cost 1; a `?` label costs nothing."""
+    previous = [0]
+    for code in predicted:
+        previous.append(previous[-1] + 1)
+    for label in truth:
+        free = label == UNKNOWN
+        current = [previous[0] + (0 if free else 1)]
+        for j, code in enumerate(predicted, 1):
+            current.append(min(previous[j - 1] + (0 if free or label == code else 1),
+                               previous[j] + (0 if free else 1),
+                               current[j - 1] + 1))
+        previous = current
+    return previous[-1]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One benchmark image: a name, a file and its labels in reading order."""
+
+    name: str
+    path: Path
+    truth: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A reader's output for one image: raw top-1 codes, decoded codes, seconds taken."""
+
+    raw: tuple[str, ...]
+    decoded: tuple[str, ...]
+    seconds: float
+
+
+@dataclass
+class Tally:
+    """Accumulated scores of one reader on one part."""
+
+    tiles: int = 0
+    errors_raw: int = 0
+    errors_decoded: int = 0
+    exact_raw: int = 0
+    exact_decoded: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    def add(self, truth: Sequence[str], reading: Reading) -> None:
+        raw, decoded = align(truth, reading.raw), align(truth, reading.decoded)
+        self.tiles += sum(code != UNKNOWN for code in truth)
+        self.errors_raw += raw
+        self.errors_decoded += decoded
+        self.exact_raw += raw == 0
+        self.exact_decoded += decoded == 0
+        self.seconds.append(reading.seconds)
+
+    def row(self) -> list[str]:
+        n, ms = len(self.seconds), sorted(s * 1000 for s in self.seconds)
+        return [f"{1 - self.errors_raw / self.tiles:.1%}", f"{1 - self.errors_decoded / self.tiles:.1%}",
+                f"{self.exact_raw / n:.1%}", f"{self.exact_decoded / n:.1%}",
+                f"{statistics.median(ms):.0f}", f"{ms[min(n - 1, int(0.9 * n))]:.0f}"]
+
+
+def timed(function: Callable[[Path], tuple[tuple[str, ...], tuple[str, ...]]], path: Path) -> Reading:
+    start = time.perf_counter()
+    raw, decoded = function(path)
+    return Reading(raw, decoded, time.perf_counter() - start)
+
+
+def read_ours(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Our reader through the JSON contract: raw top-1 = alternatives[0][0], decoded = tile."""
+    from vision.recognize import recognize
+
+    tiles = recognize(path).to_dict()["tiles"]
+    return tuple(t["alternatives"][0][0] for t in tiles), tuple(t["tile"] for t in tiles)
+
+
+def read_detector(path: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """mahjong-detector's detections in reading order (no decoding: raw = decoded)."""
+    from mahjong_detector.predict import CLASS_NAMES, predict
+    from mahjong_detector.preprocess import preprocess_image
+
+    with Image.open(path) as image:
+        detections = predict(*preprocess_image(image))
+    if not detections:
+        return (), ()
+    height = statistics.median(d.y2 - d.y1 for d in detections)
+    rows: list[list] = []
+    for d in sorted(detections, key=lambda d: (d.y1 + d.y2) / 2):
+        if rows and (d.y1 + d.y2) / 2 - (rows[-1][0].y1 + rows[-1][0].y2) / 2 < height / 2:
+            rows[-1].append(d)
+        else:
+            rows.append([d])
+    names = [CLASS_NAMES[d.class_id] for row in rows for d in sorted(row, key=lambda d: d.x1)]
+    codes = tuple(DETECTOR_NAMES.get(name, name) for name in names)
+    return codes, codes
+
+
+def detector_truth(truth: Sequence[str]) -> tuple[str, ...]:
+    """Labels as mahjong-detector can know them: bonus tiles and backs become `?`."""
+    return tuple(UNKNOWN if code == "back" or code.endswith("f") else code for code in truth)
+
+
+def scene_samples(count: int | None) -> list[Sample]:
+    from datasets.scenes import cached, load_specs
+
+    specs = load_specs()[:count]
+    return [Sample(f"scene-{s.seed}", cached(s), tuple(c for row in s.labels for c in row)) for s in specs]
+
+
+def photo_samples(workdir: Path) -> list[Sample]:
+    """Real photos; a cropped one is written to `workdir` as a JPEG so every reader gets a file."""
+    samples = []
+    for photo in load_photos():
+        path = photo.path()
+        if photo.crop:
+            path = workdir / f"crop-{Path(photo.file).stem}.jpg"
+            photo.image().save(path, quality=95)
+        samples.append(Sample(photo.file, path, photo.tiles))
+    return samples
+
+
+def big_photo(workdir: Path) -> Path:
+    """A real photo cropped to 4:3 and upscaled to 12 megapixels (4000x3000 JPEG)."""
+    with Image.open(RAW_IMAGES / BIG_PHOTO[0]) as image:
+        w, h = image.size
+        side = min(w, h * 4 // 3)
+        image = image.convert("RGB").crop(((w - side) // 2, 0, (w - side) // 2 + side, side * 3 // 4))
+        path = workdir / "twelve-megapixels.jpg"
+        image.resize(BIG_PHOTO[1], Image.LANCZOS).save(path, quality=92)
+    return path
+
+
+Reader = Callable[[Path], tuple[tuple[str, ...], tuple[str, ...]]]
+READERS: dict[str, tuple[Reader, Callable[[Sequence[str]], tuple[str, ...]]]] = {
+    "ours": (read_ours, tuple),
+    "mahjong-detector": (read_detector, detector_truth),
+}
+HEADER = ["part", "reader", "images", "tiles", "tile raw", "tile decoded",
+          "exact raw", "exact decoded", "median ms", "p90 ms"]
+
+
+def unavailable(read: Reader, path: Path) -> str | None:
+    """None when the reader works (this call also warms it up), else why not."""
+    try:
+        read(path)
+    except Exception as error:  # a missing model or package: report it, keep benchmarking the rest
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+def run_part(samples: list[Sample], readers: dict[str, tuple[Reader, Callable]]) -> dict[str, Tally]:
+    tallies = {name: Tally() for name in readers}
+    for sample in samples:
+        for name, (read, truth_for) in readers.items():
+            tallies[name].add(truth_for(sample.truth), timed(read, sample.path))
+    return tallies
+
+
+def median_ms(read: Reader, path: Path, repeats: int = 5) -> float:
+    return statistics.median(timed(read, path).seconds * 1000 for _ in range(repeats))
+
+
+def print_table(rows: list[list[str]]) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every available reader on both parts and print the table with the targets."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=None, help="only the first N scenes")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir)}
+        big = big_photo(workdir)
+        readers = {}
+        for name, reader in READERS.items():
+            reason = unavailable(reader[0], big)
+            if reason:
+                print(f"{name}: not available ({reason})")
+            else:
+                readers[name] = reader
+        rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
+                         f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", ""]]
+        for part, samples in parts.items():
+            for name, tally in run_part(samples, readers).items():
+                rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
+        print_table(rows)
+        print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "
+              f"median of 5, file to tile list; target <= {TARGET_12MP_MS:.0f} ms and no slower than mahjong-detector")
+        for name, (read, _) in readers.items():
+            print(f"  {name}: {median_ms(read, big):.0f} ms")
+    print("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
+          "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""The evaluation data: real-photo labels, synthetic scene specs, and the benchmark's alignment."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageOps
+
+from benchmarks.recognition import align, detector_truth
+from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
+from datasets.scenes import TILESET, Placed, SceneError, SceneSpec, load_specs, render
+
+PHOTOS = load_photos()
+SPECS = load_specs()
+
+
+def test_labels_cover_the_single_row_photos_and_five_more():
+    files = [p.file for p in PHOTOS]
+    assert {f"2-{i}.jpg" for i in range(1, 6)} <= set(files)
+    assert len(set(files)) == len(files) >= 10
+
+
+def test_label_codes_are_valid():
+    assert all(code in CODES for p in PHOTOS for code in p.tiles)
+    assert PHOTOS[0].tiles == tuple(f"{r}s" for r in range(1, 10))
+
+
+def test_bad_labels_are_rejected():
+    with pytest.raises(LabelError, match="9z"):
+        LabelledPhoto.from_json({"file": "x.jpg", "rows": [["9z"]]})
+    with pytest.raises(LabelError, match="crop"):
+        LabelledPhoto.from_json({"file": "x.jpg", "rows": [["1m"]], "crop": [5, 0, 1, 9]})
+
+
+def test_labelled_images_exist_and_crops_fit(shared_datasets: Path):
+    raw = shared_datasets / "real-photos" / "raw-images"
+    for photo in PHOTOS:
+        with Image.open(photo.path(raw)) as image:
+            width, height = ImageOps.exif_transpose(image).size
+        if photo.crop:
+            x0, y0, x1, y1 = photo.crop
+            assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height, photo.file
+
+
+def test_scene_specs_are_enough_and_round_trip():
+    assert len(SPECS) >= 200
+    assert all(14 <= sum(len(row) for row in spec.labels) <= 20 for spec in SPECS)
+    assert SceneSpec.from_json(SPECS[7].to_json()) == SPECS[7]
+    assert Placed.parse("5p*") == Placed("5p", True) and str(Placed("5p", True)) == "5p*"
+    with pytest.raises(SceneError, match="9z"):
+        Placed.parse("9z")
+
+
+def test_a_scene_renders_deterministically():
+    if not TILESET.exists():
+        pytest.skip(f"{TILESET} not installed (Debian kdegames-mahjongg-data-kf5)")
+    first, second = render(SPECS[0]), render(SPECS[0])
+    assert first.shape == (960, 1280, 3) and np.array_equal(first, second)
+    assert first.std() > 10  # not a blank image
+
+
+def test_alignment_counts_missed_extra_and_wrong_tiles():
+    truth = ("1m", "2m", "3m", "5p")
+    assert align(truth, truth) == 0
+    assert align(truth, ("1m", "3m", "5p")) == 1  # missed
+    assert align(truth, ("1m", "2m", "2m", "3m", "5p")) == 1  # extra
+    assert align(truth, ("1m", "2m", "4m", "5p")) == 1  # wrong
+    assert align(truth, ()) == 4
+    assert align(("1m", "?", "3m"), ("1m", "9s", "3m")) == 0  # unknown labels are free
+    assert align(("1m", "?", "3m"), ("1m", "3m")) == 0
+
+
+def test_detector_is_scored_only_on_riichi_classes():
+    assert detector_truth(("1m", "back", "3f", "7z")) == ("1m", "?", "?", "7z")
