@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         photo = load(args.photo)
-        recognition = recognize(photo.pixels)
+        recognition = recognize(photo)
         if args.overlay:
             Image.fromarray(draw(photo.pixels, recognition)).save(args.overlay)
     except (ImageError, ModelError) as error:

@@ -20,8 +20,10 @@ MAX_PIXELS = 50_000_000
 MAX_BYTES = 30 * 1024 * 1024
 MIN_SIDE = 24  # pixels: anything smaller cannot hold a readable tile
 WORK_SIDE = 1024  # long side of the reduced image used to find tiles
+QUARTER_TURNS = (5, 6, 7, 8)  # EXIF orientations that swap width and height
+CROP_SIDE = 1500  # JPEGs are decoded at the smallest DCT scale keeping at least this long side
 
-Source = str | Path | bytes | bytearray | memoryview | Image.Image | np.ndarray
+Source = "str | Path | bytes | bytearray | memoryview | Image.Image | np.ndarray | Photo"
 
 
 class ImageError(ValueError):
@@ -46,10 +48,21 @@ class TooSmallImageError(ImageError):
 
 @dataclass(frozen=True)
 class Photo:
-    """An upright RGB photo (EXIF orientation applied) at full resolution."""
+    """An upright RGB photo (EXIF orientation applied).
+
+    ``pixels`` is the full resolution, except that a large JPEG is decoded at a
+    reduced DCT scale (long side at least CROP_SIDE): ``zoom`` maps its pixels
+    back to the original photo's (``original`` size, after orientation).
+    """
 
     pixels: np.ndarray = field(repr=False)
     name: str
+    original: tuple[int, int] | None = None  # (width, height) when pixels are a reduced decode
+
+    @property
+    def zoom(self) -> float:
+        """Original pixels per stored pixel (1.0 unless decoded reduced)."""
+        return 1.0 if self.original is None else self.original[0] / self.width
 
     @property
     def width(self) -> int:
@@ -73,6 +86,8 @@ class Photo:
 
 def load(source: Source) -> Photo:
     """Load a photo from a path, bytes, a PIL image or an RGB/grey/RGBA uint8 array."""
+    if isinstance(source, Photo):
+        return source
     if isinstance(source, np.ndarray):
         return _checked(Photo(_from_array(source), "array"))
     if isinstance(source, Image.Image):
@@ -114,7 +129,13 @@ def _from_bytes(data: bytes, name: str) -> Photo:
             f"{name!r} is not an image this app can read: send a JPEG, PNG, WebP or HEIC photo"
         ) from None
     _check_size(image.size, name)
-    return _checked(Photo(_upright_rgb(image, name), name))
+    original = image.size[::-1] if image.getexif().get(0x0112, 1) in QUARTER_TURNS else image.size
+    if image.format == "JPEG" and max(image.size) > CROP_SIDE:
+        shrink = CROP_SIDE / max(image.size)
+        image.draft("RGB", (round(image.size[0] * shrink), round(image.size[1] * shrink)))
+    pixels = _upright_rgb(image, name)
+    reduced = pixels.shape[1] != original[0]
+    return _checked(Photo(pixels, name, original if reduced else None))
 
 
 def _is_heif(data: bytes) -> bool:
@@ -146,7 +167,7 @@ def _upright_rgb(image: Image.Image, name: str) -> np.ndarray:
     """Decode, apply the EXIF orientation, flatten transparency onto white."""
     try:
         image.load()
-        image = ImageOps.exif_transpose(image)
+        image = ImageOps.exif_transpose(image, in_place=False) if _turned(image) else image
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         raise CorruptImageError(f"{name!r} is truncated or damaged ({error}): send the photo again") from None
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
@@ -155,6 +176,11 @@ def _upright_rgb(image: Image.Image, name: str) -> np.ndarray:
         flat.paste(rgba, mask=rgba.getchannel("A"))
         image = flat
     return np.asarray(image.convert("RGB"))
+
+
+def _turned(image: Image.Image) -> bool:
+    """Whether the EXIF orientation asks for a turn or flip."""
+    return image.getexif().get(0x0112, 1) not in (1, None)
 
 
 def _from_array(array: np.ndarray) -> np.ndarray:

@@ -15,11 +15,12 @@ def _colour(tile) -> tuple[int, int, int]:
 
 
 def draw(pixels: np.ndarray, recognition: Recognition) -> np.ndarray:
-    """A copy of the upright RGB photo with each tile's box, number and code."""
+    """A copy of the upright RGB photo (any resolution) with each tile's box, number and code."""
     out = pixels.copy()
+    zoom = recognition.width / out.shape[1]
     thickness = max(1, round(max(out.shape[:2]) / 500))
     for number, tile in enumerate(recognition.tiles, 1):
-        box = np.int32(np.round(tile.box))
+        box = np.int32(np.round(np.array(tile.box) / zoom))
         cv2.polylines(out, [box], True, _colour(tile), thickness)
         height = float(np.linalg.norm(box[3] - box[0]))
         size = max(0.4, height / 120)

@@ -130,7 +130,7 @@ def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tupl
         if scored:
             _, split, rows = max(scored, key=lambda item: item[0])
             chosen.append((split, rows))
-    return _tiles(chosen, classes, candidates.scale)
+    return _tiles(chosen, classes, candidates.scale / candidates.photo.zoom)
 
 
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
@@ -140,6 +140,7 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
 
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:
+    """The kept tiles with their boxes (reduced-image corners / ``scale``), decoded."""
     placed, alternatives = [], []
     for split, rows in chosen:
         for quad, row in zip(split.quads(scale), rows):
@@ -168,4 +169,5 @@ def recognize(image: Source) -> Recognition:
     finished = perf_counter()
     timings = Timings(*(1000 * (b - a) for a, b in ((started, prepared), (prepared, inferred), (inferred, finished))))
     photo = candidates.photo
-    return Recognition(tiles, hand_text([t.tile for t in tiles]), photo.width, photo.height, timings)
+    width, height = photo.original or (photo.width, photo.height)
+    return Recognition(tiles, hand_text([t.tile for t in tiles]), width, height, timings)

@@ -19,9 +19,9 @@ import numpy as np
 STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
-MARGIN_BANDS = ((0.04, 0.16), (0.84, 0.96))  # blank face margins, as shares of the height
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4
+SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus  # tile counts kept per run for the classifier to settle
 
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
@@ -109,21 +109,30 @@ def _plausible(box: Quad) -> bool:
 
 
 def _reading_order(boxes: list[Quad]) -> tuple[Run, ...]:
-    """Rows top to bottom (runs overlapping vertically share a row), runs left to right."""
-    boxes = sorted(boxes, key=lambda box: np.mean([y for _, y in box]))
-    rows: list[list[Quad]] = []
-    for box in boxes:
-        top, bottom = min(y for _, y in box), max(y for _, y in box)
-        centre = (top + bottom) / 2
-        if rows and min(y for _, y in rows[-1][0]) < centre < max(y for _, y in rows[-1][0]):
-            rows[-1].append(box)
-        else:
-            rows.append([box])
+    """Rows top to bottom, runs left to right within a row."""
+    rows = sorted(_rows(boxes), key=lambda members: np.mean([_centre(boxes[i])[1] for i in members]))
     return tuple(
-        Run(box, row, group)
+        Run(boxes[i], row, group)
         for row, members in enumerate(rows)
-        for group, box in enumerate(sorted(members, key=lambda box: min(x for x, _ in box)))
+        for group, i in enumerate(sorted(members, key=lambda i: _centre(boxes[i])[0]))
     )
+
+
+def _centre(box: Quad) -> tuple[float, float]:
+    return float(np.mean([x for x, _ in box])), float(np.mean([y for _, y in box]))
+
+
+def _rows(boxes: list[Quad]) -> list[list[int]]:
+    """Indices of boxes sharing a row: vertical spans overlapping by half the smaller one, chained."""
+    spans = [(min(y for _, y in box), max(y for _, y in box)) for box in boxes]
+    label = list(range(len(boxes)))
+    for i in range(len(boxes)):
+        for j in range(i):
+            overlap = min(spans[i][1], spans[j][1]) - max(spans[i][0], spans[j][0])
+            if overlap > 0.5 * min(spans[i][1] - spans[i][0], spans[j][1] - spans[j][0]):
+                merged, into = label[i], label[j]
+                label = [into if value == merged else value for value in label]
+    return [[i for i in range(len(boxes)) if label[i] == value] for value in sorted(set(label))]
 
 
 def strip(image: np.ndarray, run: Run) -> np.ndarray:
@@ -136,15 +145,11 @@ def strip(image: np.ndarray, run: Run) -> np.ndarray:
 
 
 def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
-    """Seam strength per column (0..1): dark and edged in the blank margin bands, all the way down, and narrow."""
-    bands = np.vstack([
-        grey_strip[round(a * STRIP_HEIGHT):round(b * STRIP_HEIGHT)] for a, b in MARGIN_BANDS
-    ]).astype(np.float32)
-    face = max(float(np.percentile(bands, 80)), 1.0)
-    darkness = np.clip((face - np.percentile(bands, 70, axis=0)) / face, 0, 1)
-    edges = np.abs(cv2.Sobel(grey_strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)) / (4 * face)
-    edged = np.clip(np.median(edges[round(0.05 * STRIP_HEIGHT):round(0.95 * STRIP_HEIGHT)], axis=0), 0, 1)
-    profile = np.convolve(darkness + edged, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
+    """Seam strength per column (0..1): dark all the way down (ink leaves blank face above or below it), narrow."""
+    body = grey_strip[round(0.03 * STRIP_HEIGHT):round(0.97 * STRIP_HEIGHT)].astype(np.float32)
+    face = max(float(np.percentile(body, 90)), 1.0)
+    darkness = np.clip((face - np.percentile(body, SEAM_PERCENTILE, axis=0)) / face, 0, 1)
+    profile = np.convolve(darkness, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
     narrow = cv2.getStructuringElement(cv2.MORPH_RECT, (SEAM_WIDTH, 1))
     return cv2.morphologyEx(profile, cv2.MORPH_TOPHAT, narrow, borderType=cv2.BORDER_REPLICATE)[0]
 

@@ -1,0 +1,52 @@
+"""Segmentation without the model: runs, reading order, and the best seam-based split of each run."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.io import load
+from vision.segment import FACE_SIZE, find_runs, rectify, splits
+
+DATA = Path(__file__).parent / "data"
+
+
+def _best_counts(path) -> list[tuple[int, int, int]]:
+    small, _ = load(path).reduced()
+    return [(run.row, run.group, splits(small, run)[0].count) for run in find_runs(small)]
+
+
+def test_groups_of_touching_tiles_in_one_row():
+    assert _best_counts(DATA / "row_green.jpg") == [(0, 0, 3), (0, 1, 3), (0, 2, 3), (0, 3, 3), (0, 4, 2)]
+
+
+def test_a_turned_row_is_still_one_row_read_left_to_right():
+    counts = _best_counts(DATA / "row_wood.jpg")
+    assert [(row, group) for row, group, _ in counts] == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert [count for _, _, count in counts[:3]] == [6, 3, 2]  # the last (777s) is settled by the classifier
+
+
+def test_the_true_count_is_among_the_hypotheses():
+    small, _ = load(DATA / "row_wood.jpg").reduced()
+    assert 3 in [split.count for split in splits(small, find_runs(small)[-1])]
+
+
+def test_two_rows_are_read_top_first():
+    small, _ = load(DATA / "row_green.jpg").reduced()
+    two_rows = np.vstack([small, small])
+    runs = find_runs(two_rows)
+    assert [(run.row, run.group) for run in runs] == [(row, group) for row in (0, 1) for group in range(5)]
+
+
+@pytest.mark.parametrize(("name", "count"), [("2-1.jpg", 9), ("2-2.jpg", 7), ("2-3.jpg", 8), ("2-4.jpg", 9), ("2-5.jpg", 9)])
+def test_real_single_rows_split_into_their_tiles(shared_datasets, name, count):
+    small, _ = load(shared_datasets / "real-photos" / "raw-images" / name).reduced()
+    (run,) = find_runs(small)
+    assert splits(small, run)[0].count == count
+
+
+def test_rectify_makes_an_upright_face():
+    pixels = np.zeros((100, 100, 3), np.uint8)
+    pixels[20:60, 30:60] = 255
+    face = rectify(pixels, ((30, 20), (60, 20), (60, 60), (30, 60)))
+    assert face.shape == (FACE_SIZE[1], FACE_SIZE[0], 3) and face[5:-5, 5:-5].min() == 255
