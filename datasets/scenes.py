@@ -2,10 +2,9 @@
 
 Faces come from the KMahjongg `traditional` tileset (GPL; held out from the
 classifier's training, rendered at run time into ~/.cache/mahjong-lens/scenes,
-never committed). Tile bodies (pale green, blue, pink, lilac) and the
-procedural table textures below are meant to differ from the classifier's
-training bodies and backgrounds (`datasets/synth.py` did not exist when these
-were chosen). The committed specs (`benchmarks/data/scenes.json`) hold the seed,
+never committed). Tile bodies (pale green, blue, pink, lilac), their back
+colours and the procedural table textures below are none of the classifier's
+`TRAIN_BODIES`, `TRAIN_BACKS` and `TRAIN_BACKGROUNDS` (`datasets/synth.py`). The committed specs (`benchmarks/data/scenes.json`) hold the seed,
 the labels and the layout; everything else (camera, light, texture) follows
 from the seed, so `render(spec)` is deterministic.
 
@@ -36,12 +35,15 @@ MARGIN = 8  # body rim around the face
 DEPTH = 26  # visible tile thickness below the face
 OUTPUT = (1280, 960)
 ELEMENTS = {code: element for element, code in KMAHJONGG_IDS.items()}
-# name: (face colour, back/side colour)
-BODIES = {"pale-green": ((214, 236, 206), (40, 110, 80)),
-          "pale-blue": ((212, 228, 244), (30, 60, 130)),
-          "pale-pink": ((244, 218, 222), (150, 40, 60)),
-          "lilac": ((226, 216, 240), (90, 50, 120))}
-BACKGROUNDS = ("navy-cloth", "walnut-wood", "grey-slate", "plaid", "mustard-cloth")
+# name: (face colour, back colour); none of the faces or backs is in synth.TRAIN_BODIES / TRAIN_BACKS
+BODIES = {"pale-green": ((214, 236, 206), (110, 30, 40)),
+          "pale-blue": ((212, 228, 244), (24, 24, 32)),
+          "pale-pink": ((244, 218, 222), (90, 50, 120)),
+          "lilac": ((226, 216, 240), (20, 100, 110))}
+# name: (colour, pattern); none of the colours is in synth.TRAIN_BACKGROUNDS
+BACKGROUNDS = {"burgundy-felt": ((112, 28, 44), "cloth"), "purple-cloth": ((80, 50, 110), "cloth"),
+               "teal-cloth": ((22, 108, 118), "cloth"), "cherry-wood": ((150, 66, 40), "wood"),
+               "red-plaid": ((140, 38, 42), "plaid"), "blue-gingham": ((70, 100, 170), "gingham")}
 
 
 class SceneError(ValueError):
@@ -169,7 +171,7 @@ def make_specs(count: int, seed: int = 2026) -> list[SceneSpec]:
         rng = np.random.default_rng([seed, index])
         specs.append(SceneSpec(seed * 1000 + index, random_hand(rng),
                                tuple(BODIES)[index % len(BODIES)],
-                               BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]))
+                               tuple(BACKGROUNDS)[int(rng.integers(len(BACKGROUNDS)))]))
     return specs
 
 
@@ -268,24 +270,26 @@ def _smooth_noise(rng: np.random.Generator, cells: tuple[int, int]) -> np.ndarra
     return cv2.resize(small, OUTPUT, interpolation=cv2.INTER_CUBIC)
 
 
-def _texture(name: str, rng: np.random.Generator) -> np.ndarray:
-    """A procedural table texture, float RGB in 0..255."""
+def _pattern(kind: str, rng: np.random.Generator) -> np.ndarray:
+    """Per-pixel shade (about 1) or, for gingham, the share of colour over white."""
     ys, xs = np.mgrid[0:OUTPUT[1], 0:OUTPUT[0]].astype(np.float32)
     fine = rng.normal(0, 1, (OUTPUT[1], OUTPUT[0])).astype(np.float32)
-    if name == "walnut-wood":
-        grain = np.sin((ys + 40 * _smooth_noise(rng, (4, 6))) * 0.09) * 0.5 + 0.5
-        shade = 0.75 + 0.25 * grain + 0.03 * fine
-        base = np.array([120, 76, 44])
-    elif name == "plaid":
-        stripes = ((xs // 36) % 3 == 0) * 0.25 + ((ys // 36) % 3 == 0) * 0.25
-        shade = 0.8 + stripes + 0.04 * fine
-        base = np.array([140, 38, 42])
-    else:
-        base = {"navy-cloth": np.array([38, 48, 96]), "grey-slate": np.array([118, 122, 128]),
-                "mustard-cloth": np.array([188, 148, 52])}[name]
-        weave = 0.04 * np.sin(xs * 1.3) * np.sin(ys * 1.3)
-        shade = 0.85 + 0.25 * _smooth_noise(rng, (5, 4)) + weave + 0.05 * fine
-    return shade[..., None] * base[None, None, :]
+    if kind == "wood":
+        return 0.75 + 0.25 * (np.sin((ys + 40 * _smooth_noise(rng, (4, 6))) * 0.09) * 0.5 + 0.5) + 0.03 * fine
+    if kind == "plaid":
+        return 0.8 + ((xs // 36) % 3 == 0) * 0.25 + ((ys // 36) % 3 == 0) * 0.25 + 0.04 * fine
+    if kind == "gingham":
+        return np.clip(((xs // 28) % 2 + (ys // 28) % 2) / 2 + 0.03 * fine, 0, 1)
+    return 0.85 + 0.25 * _smooth_noise(rng, (5, 4)) + 0.04 * np.sin(xs * 1.3) * np.sin(ys * 1.3) + 0.05 * fine
+
+
+def _texture(name: str, rng: np.random.Generator) -> np.ndarray:
+    """A procedural table texture, float RGB in 0..255."""
+    colour, kind = BACKGROUNDS[name]
+    shade = _pattern(kind, rng)[..., None]
+    if kind == "gingham":
+        return shade * np.array(colour) + (1 - shade) * np.array([232, 232, 236])
+    return shade * np.array(colour)
 
 
 def _light(image: np.ndarray, camera: Camera, rng: np.random.Generator) -> np.ndarray:
