@@ -20,7 +20,7 @@ import argparse
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -68,30 +68,28 @@ class Reading:
     seconds: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tally:
-    """Accumulated scores of one reader on one part."""
+    """Scores of one reader on one part."""
 
-    tiles: int = 0
-    errors_raw: int = 0
-    errors_decoded: int = 0
-    exact_raw: int = 0
-    exact_decoded: int = 0
-    seconds: list[float] = field(default_factory=list)
+    tiles: int
+    errors: tuple[int, int]  # raw, decoded
+    exact: tuple[int, int]  # images read exactly right: raw, decoded
+    seconds: tuple[float, ...]
 
-    def add(self, truth: Sequence[str], reading: Reading) -> None:
-        raw, decoded = align(truth, reading.raw), align(truth, reading.decoded)
-        self.tiles += sum(code != UNKNOWN for code in truth)
-        self.errors_raw += raw
-        self.errors_decoded += decoded
-        self.exact_raw += raw == 0
-        self.exact_decoded += decoded == 0
-        self.seconds.append(reading.seconds)
+    @classmethod
+    def of(cls, results: Sequence[tuple[Sequence[str], Reading]]) -> "Tally":
+        """Align every (labels, reading) pair and add up."""
+        raw = [align(truth, reading.raw) for truth, reading in results]
+        decoded = [align(truth, reading.decoded) for truth, reading in results]
+        return cls(sum(code != UNKNOWN for truth, _ in results for code in truth),
+                   (sum(raw), sum(decoded)), (raw.count(0), decoded.count(0)),
+                   tuple(reading.seconds for _, reading in results))
 
     def row(self) -> list[str]:
         n, ms = len(self.seconds), sorted(s * 1000 for s in self.seconds)
-        return [f"{1 - self.errors_raw / self.tiles:.1%}", f"{1 - self.errors_decoded / self.tiles:.1%}",
-                f"{self.exact_raw / n:.1%}", f"{self.exact_decoded / n:.1%}",
+        return [*(f"{1 - e / max(1, self.tiles):.1%}" for e in self.errors),
+                *(f"{x / n:.1%}" for x in self.exact),
                 f"{statistics.median(ms):.0f}", f"{ms[min(n - 1, int(0.9 * n))]:.0f}"]
 
 
@@ -184,11 +182,11 @@ def unavailable(read: Reader, path: Path) -> str | None:
 
 
 def run_part(samples: list[Sample], readers: dict[str, tuple[Reader, Callable]]) -> dict[str, Tally]:
-    tallies = {name: Tally() for name in readers}
+    results: dict[str, list[tuple[tuple[str, ...], Reading]]] = {name: [] for name in readers}
     for sample in samples:
         for name, (read, truth_for) in readers.items():
-            tallies[name].add(truth_for(sample.truth), timed(read, sample.path))
-    return tallies
+            results[name].append((truth_for(sample.truth), timed(read, sample.path)))
+    return {name: Tally.of(pairs) for name, pairs in results.items()}
 
 
 def median_ms(read: Reader, path: Path, repeats: int = 5) -> float:

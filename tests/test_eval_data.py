@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import align, detector_truth
+from benchmarks.recognition import Reading, Tally, align, detector_truth
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import TILESET, Placed, SceneError, SceneSpec, load_specs, render
 
@@ -72,3 +72,11 @@ def test_alignment_counts_missed_extra_and_wrong_tiles():
 
 def test_detector_is_scored_only_on_riichi_classes():
     assert detector_truth(("1m", "back", "3f", "7z")) == ("1m", "?", "?", "7z")
+
+
+def test_tally_scores_raw_and_decoded_separately():
+    truth = ("1m", "2m", "?")
+    tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), 0.2)),
+                      (("4p",), Reading((), ("4p",), 0.1))])
+    assert (tally.tiles, tally.errors, tally.exact) == (3, (2, 0), (0, 2))
+    assert tally.row()[:4] == ["33.3%", "100.0%", "0.0%", "100.0%"]
