@@ -24,6 +24,11 @@ HYPOTHESES = 4
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus  # tile counts kept per run for the classifier to settle
 
+MAX_ROWS = 8  # rows of touching tiles looked for in one blob
+MIN_TILE = 16  # reduced-image pixels: the least tile height
+GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams between rows
+ROW_SEAM = 0.015  # a blob is cut into rows only where its row seams score at least this
+
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
 
 
@@ -86,8 +91,8 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA * mask.size
     boxes = [_corners(cv2.minAreaRect(c)) for c in contours if cv2.contourArea(c) >= min_area]
-    boxes = [box for box in boxes if _plausible(box)]
-    return _reading_order(boxes)
+    bands = [band for box in boxes for band in _row_bands(image, box)]
+    return _reading_order([band for band in bands if _plausible(band)])
 
 
 def _corners(rect) -> Quad:
@@ -100,6 +105,29 @@ def _corners(rect) -> Quad:
     if abs(ordered[1][1] - ordered[0][1]) > abs(ordered[1][0] - ordered[0][0]):  # first edge is steep
         ordered = np.roll(ordered, -1, axis=0)
     return tuple((float(x), float(y)) for x, y in ordered)
+
+
+def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
+    """A blob of several touching rows cut at its horizontal seams, one quad per row."""
+    run = Run(box, 0, 0)
+    fewest = max(1, int(np.ceil(run.height * ASPECTS[0] / run.length - 0.2)))
+    most = max(fewest, min(MAX_ROWS, int(run.height // MIN_TILE)))
+    if most == 1:
+        return [box]
+    height = GRID_HEIGHT
+    width = max(8, min(4 * GRID_HEIGHT, round(run.length * height / run.height)))
+    profile = seam_profile(_warp_grey(image, box, (width, height)).T)
+    best = max((_split(run, profile, count) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
+    if best.seam < ROW_SEAM and fewest == 1:
+        return [box]
+    return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
+
+
+def _band(box: Quad, top: float, bottom: float) -> Quad:
+    """The part of a quad between two shares of its height."""
+    tl, tr, br, bl = (np.array(point) for point in box)
+    corners = (tl + (bl - tl) * top, tr + (br - tr) * top, tr + (br - tr) * bottom, tl + (bl - tl) * bottom)
+    return tuple((float(x), float(y)) for x, y in corners)
 
 
 def _plausible(box: Quad) -> bool:
@@ -137,16 +165,21 @@ def _rows(boxes: list[Quad]) -> list[list[int]]:
 
 def strip(image: np.ndarray, run: Run) -> np.ndarray:
     """The run straightened to a grey strip STRIP_HEIGHT pixels high."""
-    width = max(8, round(run.length * STRIP_HEIGHT / run.height))
-    target = np.float32([[0, 0], [width, 0], [width, STRIP_HEIGHT], [0, STRIP_HEIGHT]])
-    warp = cv2.getPerspectiveTransform(np.float32(run.corners), target)
-    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
-    return cv2.warpPerspective(grey, warp, (width, STRIP_HEIGHT), flags=cv2.INTER_AREA)
+    return _warp_grey(image, run.corners, (max(8, round(run.length * STRIP_HEIGHT / run.height)), STRIP_HEIGHT))
+
+
+def _warp_grey(image: np.ndarray, quad: Quad, size: tuple[int, int]) -> np.ndarray:
+    """The quad straightened to a grey image of ``size`` (w, h)."""
+    width, height = size
+    target = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    warp = cv2.getPerspectiveTransform(np.float32(quad), target)
+    return cv2.warpPerspective(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), warp, size, flags=cv2.INTER_LINEAR)
 
 
 def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
     """Seam strength per column (0..1): dark all the way down (ink leaves blank face above or below it), narrow."""
-    body = grey_strip[round(0.03 * STRIP_HEIGHT):round(0.97 * STRIP_HEIGHT)].astype(np.float32)
+    height = grey_strip.shape[0]
+    body = grey_strip[round(0.03 * height):round(0.97 * height)].astype(np.float32)
     face = max(float(np.percentile(body, 90)), 1.0)
     darkness = np.clip((face - np.percentile(body, SEAM_PERCENTILE, axis=0)) / face, 0, 1)
     profile = np.convolve(darkness, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
