@@ -4,8 +4,9 @@ Faces come from the KMahjongg `traditional` tileset (GPL; held out from the
 classifier's training, rendered at run time into ~/.cache/mahjong-lens/scenes,
 never committed). Tile bodies (pale green, blue, pink, lilac), their back
 colours and the procedural table textures below are none of the classifier's
-`TRAIN_BODIES`, `TRAIN_BACKS` and `TRAIN_BACKGROUNDS` (`datasets/synth.py`). The committed specs (`benchmarks/data/scenes.json`) hold the seed,
-the labels and the layout; everything else (camera, light, texture) follows
+`TRAIN_BODIES`, `TRAIN_BACKS` and `TRAIN_BACKGROUNDS` (`datasets/synth.py`).
+The committed specs (`benchmarks/data/scenes.json`) hold the seed, the labels
+and the layout; everything else (camera, light, texture) follows
 from the seed, so `render(spec)` is deterministic.
 
 `python -m datasets.scenes --write N` rewrites the specs;
@@ -15,6 +16,7 @@ from the seed, so `render(spec)` is deterministic.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,6 +36,7 @@ FACE = (138, 178)  # TileFaceWidth/Height of traditional.desktop (69x89) at zoom
 MARGIN = 8  # body rim around the face
 DEPTH = 26  # visible tile thickness below the face
 OUTPUT = (1280, 960)
+RENDER_VERSION = 2  # bump when the renderer changes: cached images are keyed by it
 ELEMENTS = {code: element for element, code in KMAHJONGG_IDS.items()}
 # name: (face colour, back colour); none of the faces or backs is in synth.TRAIN_BODIES / TRAIN_BACKS
 BODIES = {"pale-green": ((214, 236, 206), (110, 30, 40)),
@@ -319,9 +322,16 @@ def render(spec: SceneSpec) -> np.ndarray:
     return _light(table * (1 - alpha) + warped[..., :3] * alpha, camera, rng)
 
 
+def cache_path(spec: SceneSpec) -> Path:
+    """Where the scene's JPEG is cached: the name carries a digest of the spec and
+    RENDER_VERSION, so a changed spec or renderer never reuses a stale image."""
+    key = json.dumps([RENDER_VERSION, spec.to_json()], sort_keys=True).encode()
+    return CACHE / f"{spec.seed}-{hashlib.sha1(key).hexdigest()[:10]}.jpg"
+
+
 def cached(spec: SceneSpec) -> Path:
     """Path of the scene's JPEG in the cache, rendering it first if needed."""
-    path = CACHE / f"{spec.seed}.jpg"
+    path = cache_path(spec)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         Image.fromarray(render(spec)).save(path, quality=90)

@@ -8,7 +8,7 @@ from PIL import Image, ImageOps
 
 from benchmarks.recognition import Reading, Tally, align, detector_truth
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
-from datasets.scenes import TILESET, Placed, SceneError, SceneSpec, load_specs, render
+from datasets.scenes import TILESET, Placed, SceneError, SceneSpec, cache_path, load_specs, render
 
 PHOTOS = load_photos()
 SPECS = load_specs()
@@ -49,6 +49,12 @@ def test_scene_specs_are_enough_and_round_trip():
     assert Placed.parse("5p*") == Placed("5p", True) and str(Placed("5p", True)) == "5p*"
     with pytest.raises(SceneError, match="9z"):
         Placed.parse("9z")
+
+
+def test_scene_cache_is_keyed_by_the_spec():
+    other_body = SceneSpec.from_json({**SPECS[0].to_json(), "body": "lilac" if SPECS[0].body != "lilac" else "pale-blue"})
+    assert cache_path(SPECS[0]) == cache_path(SceneSpec.from_json(SPECS[0].to_json()))
+    assert cache_path(other_body) != cache_path(SPECS[0])
 
 
 def test_a_scene_renders_deterministically():
