@@ -73,12 +73,17 @@ class Photo:
         return int(self.pixels.shape[0])
 
     def reduced(self, long_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
-        """The photo shrunk to at most ``long_side`` pixels, and the scale (reduced / full)."""
-        scale = min(1.0, long_side / max(self.width, self.height))
-        if scale == 1.0:
+        """The photo shrunk by a whole factor to at most ``long_side`` pixels, and the scale (reduced / full).
+
+        A whole factor keeps OpenCV's area averaging on its fast path (the
+        last few rows and columns beyond a multiple of it are dropped).
+        """
+        factor = -(-max(self.width, self.height) // long_side)
+        if factor == 1:
             return self.pixels, 1.0
-        size = (max(1, round(self.width * scale)), max(1, round(self.height * scale)))
-        return cv2.resize(self.pixels, size, interpolation=cv2.INTER_AREA), scale
+        width, height = self.width // factor, self.height // factor
+        whole = self.pixels[:height * factor, :width * factor]
+        return cv2.resize(whole, (width, height), interpolation=cv2.INTER_AREA), 1.0 / factor
 
     def __repr__(self) -> str:
         return f"Photo(name={self.name!r}, size={self.width}x{self.height})"
