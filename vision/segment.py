@@ -81,7 +81,7 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel, iterations=2)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
@@ -137,27 +137,44 @@ def _plausible(box: Quad) -> bool:
 
 
 def _reading_order(boxes: list[Quad]) -> tuple[Run, ...]:
-    """Rows top to bottom, runs left to right within a row."""
-    rows = sorted(_rows(boxes), key=lambda members: np.mean([_centre(boxes[i])[1] for i in members]))
+    """Rows top to bottom, runs left to right within a row (along the rows' own slant)."""
+    along = _direction(boxes)
+    across = np.array([-along[1], along[0]])
+    rows = sorted(_rows(boxes), key=lambda members: np.mean([_centre(boxes[i]) @ across for i in members]))
     return tuple(
         Run(boxes[i], row, group)
         for row, members in enumerate(rows)
-        for group, i in enumerate(sorted(members, key=lambda i: _centre(boxes[i])[0]))
+        for group, i in enumerate(sorted(members, key=lambda i: _centre(boxes[i]) @ along))
     )
 
 
-def _centre(box: Quad) -> tuple[float, float]:
-    return float(np.mean([x for x, _ in box])), float(np.mean([y for _, y in box]))
+def _centre(box: Quad) -> np.ndarray:
+    return np.mean(np.array(box), axis=0)
+
+
+def _direction(boxes: list[Quad]) -> np.ndarray:
+    """The mean reading direction (unit vector along the top edges, weighted by length)."""
+    edges = sum((np.array(box[1]) - np.array(box[0]) for box in boxes), np.zeros(2))
+    norm = float(np.linalg.norm(edges))
+    return edges / norm if norm else np.array([1.0, 0.0])
+
+
+def _same_row(a: Quad, b: Quad) -> bool:
+    """Whether b's centre lies on a's row line (within half a's height), or the other way round."""
+    def near(box: Quad, point: np.ndarray) -> bool:
+        run = Run(box, 0, 0)
+        along = (np.array(box[1]) - np.array(box[0])) / max(run.length, 1e-6)
+        offset = point - _centre(box)
+        return abs(offset[0] * along[1] - offset[1] * along[0]) < 0.5 * run.height
+    return near(a, _centre(b)) or near(b, _centre(a))
 
 
 def _rows(boxes: list[Quad]) -> list[list[int]]:
-    """Indices of boxes sharing a row: vertical spans overlapping by half the smaller one, chained."""
-    spans = [(min(y for _, y in box), max(y for _, y in box)) for box in boxes]
+    """Indices of boxes sharing a row, chained."""
     label = list(range(len(boxes)))
     for i in range(len(boxes)):
         for j in range(i):
-            overlap = min(spans[i][1], spans[j][1]) - max(spans[i][0], spans[j][0])
-            if overlap > 0.5 * min(spans[i][1] - spans[i][0], spans[j][1] - spans[j][0]):
+            if _same_row(boxes[i], boxes[j]):
                 merged, into = label[i], label[j]
                 label = [into if value == merged else value for value in label]
     return [[i for i in range(len(boxes)) if label[i] == value] for value in sorted(set(label))]
