@@ -20,9 +20,9 @@ STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
-HYPOTHESES = 4
+HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
-SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus  # tile counts kept per run for the classifier to settle
+SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
