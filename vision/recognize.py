@@ -17,9 +17,10 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import decode, hand_text
 from vision.io import Photo, Source, load
-from vision.segment import Quad, Split, find_runs, rectify, splits
+from vision.segment import Quad, Split, end_caps, find_runs, rectify, splits
 
 TOP_K = 3
+BACK_SURE = 0.7  # a place beside a run holds a face-down tile only when this sure
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
 
 
@@ -89,7 +90,7 @@ class Candidates:
     """What preprocessing proposes: every split of every run and each tile crop, in order."""
 
     photo: Photo
-    splits: tuple[tuple[Split, ...], ...]  # per run, the hypotheses
+    splits: tuple[tuple[Split, ...], ...]  # per run: the hypotheses, then the two end caps
     crops: tuple[np.ndarray, ...]
     scale: float
 
@@ -104,7 +105,7 @@ def preprocess(image: Source) -> Candidates:
     """Load the photo, find runs of tiles at reduced size, rectify each candidate face at full size."""
     photo = load(image)
     small, scale = photo.reduced()
-    per_run = tuple(splits(small, run) for run in find_runs(small))
+    per_run = tuple(splits(small, run) + end_caps(run) for run in find_runs(small))
     crops = tuple(
         rectify(photo.pixels, quad)
         for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)
@@ -124,13 +125,19 @@ def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tupl
     for hypotheses in candidates.splits:
         scored = []
         for split in hypotheses:
-            rows = probabilities[start:start + split.count]
+            scored.append((split, probabilities[start:start + split.count]))
             start += split.count
-            scored.append((_split_score(split, rows, classes), split, rows))
-        if scored:
-            _, split, rows = max(scored, key=lambda item: item[0])
-            chosen.append((split, rows))
+        *options, before, after = scored
+        split, rows = max(options, key=lambda item: _split_score(item[0], item[1], classes))
+        chosen += [cap for cap in (before,) if _is_back(cap[1], classes)]
+        chosen.append((split, rows))
+        chosen += [cap for cap in (after,) if _is_back(cap[1], classes)]
     return _tiles(chosen, classes, candidates.scale / candidates.photo.zoom)
+
+
+def _is_back(rows: np.ndarray, classes: tuple[str, ...]) -> bool:
+    """Whether an end cap's crop is confidently a face-down tile."""
+    return "back" in classes and float(rows[0][classes.index("back")]) >= BACK_SURE
 
 
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:

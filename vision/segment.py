@@ -21,6 +21,7 @@ ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausibl
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
+CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 
@@ -233,6 +234,12 @@ def _split(run: Run, profile: np.ndarray, count: int) -> Split:
     missed = [float(profile[a + keep:b - keep].max(initial=0.0)) for a, b in zip(cuts, cuts[1:])]
     score = (float(np.mean(inner)) if inner else 0.0) - float(np.mean(missed))
     return Split(run, tuple(cut / width for cut in cuts), score)
+
+
+def end_caps(run: Run) -> tuple[Split, Split]:
+    """One tile's width just before and just after the run: where a face-down tile (a back) would stand."""
+    width = CAP_ASPECT * run.height / max(run.length, 1e-6)
+    return Split(run, (-width, 0.0), 0.0), Split(run, (1.0, 1.0 + width), 0.0)
 
 
 def rectify(pixels: np.ndarray, quad: Quad, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
