@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from time import perf_counter
 
+import cv2
 import numpy as np
 
 from vision.classify import TileClassifier
@@ -105,7 +106,8 @@ def preprocess(image: Source) -> Candidates:
     """Load the photo, find runs of tiles at reduced size, rectify each candidate face at full size."""
     photo = load(image)
     small, scale = photo.reduced()
-    per_run = tuple(splits(small, run) + end_caps(run) for run in find_runs(small))
+    grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
+    per_run = tuple(splits(grey, run) + end_caps(run) for run in find_runs(small))
     crops = tuple(
         rectify(photo.pixels, quad)
         for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)
@@ -150,16 +152,16 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     """The kept tiles with their boxes (reduced-image corners / ``scale``), decoded."""
     placed, alternatives = [], []
     for split, rows in chosen:
-        for quad, row in zip(split.quads(scale), rows):
+        for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
             if classes[int(np.argmax(row))] == "none":
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
-            placed.append((quad, split.run))
+            placed.append((quad, split.run, index == split.lying))
             alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:TOP_K]))
     reading = decode(alternatives)
     return tuple(
-        RecognizedTile(code, dict(options).get(code, 0.0), options, quad, run.row, run.group, False, changed, doubtful)
-        for (quad, run), options, code, changed, doubtful in zip(
+        RecognizedTile(code, dict(options).get(code, 0.0), options, quad, run.row, run.group, lying, changed, doubtful)
+        for (quad, run, lying), options, code, changed, doubtful in zip(
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
         )
     )

@@ -21,6 +21,8 @@ ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausibl
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
+LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
+LYING_SETS = (3, 4)  # runs of these many tiles may have one lying sideways
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
@@ -59,20 +61,22 @@ class Split:
     run: Run
     cuts: tuple[float, ...]
     seam: float  # mean seam strength at the inner cuts (higher: clearer)
+    lying: int | None = None  # the index of the one tile lying sideways, if any
 
     @property
     def count(self) -> int:
         return len(self.cuts) - 1
 
     def quads(self, scale: float) -> tuple[Quad, ...]:
-        """Each tile's corners in full-resolution pixels (reduced / scale)."""
+        """Each tile's corners in full-resolution pixels (reduced / scale); a lying tile's turned upright."""
         tl, tr, br, bl = (np.array(point) / scale for point in self.run.corners)
-        return tuple(
-            tuple(tuple(map(float, point)) for point in (
-                tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a,
-            ))
-            for a, b in zip(self.cuts, self.cuts[1:])
-        )
+        quads = []
+        for index, (a, b) in enumerate(zip(self.cuts, self.cuts[1:])):
+            corners = [tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a]
+            if index == self.lying:
+                corners = corners[1:] + corners[:1]  # its top edge is the run's right edge
+            quads.append(tuple(tuple(map(float, point)) for point in corners))
+        return tuple(quads)
 
 
 def face_mask(image: np.ndarray) -> np.ndarray:
@@ -92,7 +96,8 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA * mask.size
     boxes = [_corners(cv2.minAreaRect(c)) for c in contours if cv2.contourArea(c) >= min_area]
-    bands = [band for box in boxes for band in _row_bands(image, box)]
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    bands = [band for box in boxes for band in _row_bands(grey, box)]
     return _reading_order([band for band in bands if _plausible(band)])
 
 
@@ -116,7 +121,7 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     if most == 1:
         return [box]
     height = GRID_HEIGHT
-    width = max(8, min(4 * GRID_HEIGHT, round(run.length * height / run.height)))
+    width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
     profile = seam_profile(_warp_grey(image, box, (width, height)).T)
     best = max((_split(run, profile, count) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
     if best.seam < ROW_SEAM and fewest == 1:
@@ -187,11 +192,12 @@ def strip(image: np.ndarray, run: Run) -> np.ndarray:
 
 
 def _warp_grey(image: np.ndarray, quad: Quad, size: tuple[int, int]) -> np.ndarray:
-    """The quad straightened to a grey image of ``size`` (w, h)."""
+    """The quad of a grey (or RGB) image straightened to a grey image of ``size`` (w, h)."""
     width, height = size
     target = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     warp = cv2.getPerspectiveTransform(np.float32(quad), target)
-    return cv2.warpPerspective(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), warp, size, flags=cv2.INTER_LINEAR)
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) if image.ndim == 3 else image
+    return cv2.warpPerspective(grey, warp, size, flags=cv2.INTER_LINEAR)
 
 
 def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
@@ -211,8 +217,8 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     width = len(profile)
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
-    found = [_split(run, profile, count) for count in counts]
-    return tuple(sorted(found, key=lambda s: -s.seam)[:HYPOTHESES])
+    found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
+    return tuple(found) + _lying_splits(run, profile)
 
 
 def _split(run: Run, profile: np.ndarray, count: int) -> Split:
@@ -229,11 +235,31 @@ def _split(run: Run, profile: np.ndarray, count: int) -> Split:
         low = max(0, round(k * pitch) - reach)
         cuts.append(low + int(np.argmax(profile[low:round(k * pitch) + reach + 1])))
     cuts.append(width)
+    return Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch))
+
+
+def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
+    """Mean strength at the inner cuts less the mean strongest seam left inside a tile."""
     inner = [float(profile[cut]) for cut in cuts[1:-1]]
     keep = max(1, round(pitch / 6))
     missed = [float(profile[a + keep:b - keep].max(initial=0.0)) for a, b in zip(cuts, cuts[1:])]
-    score = (float(np.mean(inner)) if inner else 0.0) - float(np.mean(missed))
-    return Split(run, tuple(cut / width for cut in cuts), score)
+    return (float(np.mean(inner)) if inner else 0.0) - float(np.mean(missed))
+
+
+def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
+    """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
+    (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others."""
+    width = len(profile)
+    found = []
+    for count in LYING_SETS:
+        pitch = width / (count - 1 + 1 / LYING_ASPECT)
+        if not ASPECTS[0] <= pitch / STRIP_HEIGHT <= ASPECTS[1]:
+            continue
+        for lying in range(count):
+            sizes = [pitch / LYING_ASPECT if k == lying else pitch for k in range(count)]
+            cuts = [round(float(x)) for x in np.cumsum([0.0] + sizes)]
+            found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying))
+    return tuple(found)
 
 
 def end_caps(run: Run) -> tuple[Split, Split]:
