@@ -28,7 +28,9 @@ def test_a_turned_row_is_still_one_row_read_left_to_right():
 
 def test_the_true_count_is_among_the_hypotheses():
     small, _ = load(DATA / "row_wood.jpg").reduced()
-    assert 3 in [split.count for split in splits(small, find_runs(small)[-1])]
+    hypotheses = splits(small, find_runs(small)[-1])
+    assert 3 in [split.count for split in hypotheses]
+    assert 1 in [split.lying for split in hypotheses]  # its middle tile lies sideways
 
 
 def test_two_rows_are_read_top_first():

@@ -25,7 +25,8 @@ DEPTH = 14  # visible tile thickness below the face
 
 @dataclass(frozen=True)
 class Scene:
-    """A scene file: groups of tiles (a gap between groups), colours, a tilt and a scale."""
+    """A scene file: groups of tiles (a gap between groups; ``*`` after a digit: that tile lies
+    sideways), colours, a tilt and a scale."""
 
     path: str
     groups: tuple[str, ...]
@@ -37,7 +38,7 @@ class Scene:
 
 SCENES = (
     Scene("tests/data/row_green.jpg", ("123m", "456p", "789s", "111z", "55z"), (40, 110, 60), (250, 244, 225)),
-    Scene("tests/data/row_wood.jpg", ("234567m", "345p", "66z", "777s"), (150, 100, 60), (240, 240, 236), turn=6),
+    Scene("tests/data/row_wood.jpg", ("234567m", "345p", "66z", "77*7s"), (150, 100, 60), (240, 240, 236), turn=6),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
@@ -65,21 +66,29 @@ def _tile(code: str, body: tuple[int, int, int], scale: float) -> Image.Image:
     return tile
 
 
+def _group(text: str, scene: Scene) -> list[Image.Image]:
+    """The tiles of one group, a lying one turned a quarter."""
+    lying = {sum(c.isdigit() for c in text[:at]) - 1 for at, c in enumerate(text) if c == "*"}
+    tiles = [_tile(tile.code, scene.body, scene.scale) for tile in parse_tiles(text.replace("*", ""))]
+    return [tile.rotate(90, expand=True) if k in lying else tile for k, tile in enumerate(tiles)]
+
+
 def render(scene: Scene) -> Image.Image:
-    """The scene as an RGB image: the rows of tiles with a soft shadow, then the camera."""
-    groups = [[_tile(tile.code, scene.body, scene.scale) for tile in parse_tiles(group)] for group in scene.groups]
+    """The scene as an RGB image: the rows of tiles (bottoms aligned) with a soft shadow, then the camera."""
+    groups = [_group(text, scene) for text in scene.groups]
     tile_w, tile_h = groups[0][0].size
     gap, margin = tile_w // 2, round(60 * scene.scale)
-    width = sum(len(group) for group in groups) * tile_w + gap * (len(groups) - 1)
-    table = Image.new("RGB", (width + 2 * margin, tile_h + 2 * margin), scene.table)
+    widths = [sum(tile.size[0] for tile in group) for group in groups]
+    table = Image.new("RGB", (sum(widths) + gap * (len(groups) - 1) + 2 * margin, tile_h + 2 * margin), scene.table)
+    lefts = [margin + g * gap + sum(widths[:g]) for g in range(len(groups))]
     shadow = Image.new("L", table.size, 0)
-    lefts = [margin + g * gap + tile_w * sum(len(group) for group in groups[:g]) for g in range(len(groups))]
-    for left, group in zip(lefts, groups):
-        ImageDraw.Draw(shadow).rectangle([left + 4, margin + 6, left + len(group) * tile_w + 4, margin + tile_h + 6], fill=110)
+    for left, width in zip(lefts, widths):
+        ImageDraw.Draw(shadow).rectangle([left + 4, margin + 6, left + width + 4, margin + tile_h + 6], fill=110)
     table = Image.composite(Image.new("RGB", table.size, (0, 0, 0)), table, shadow.filter(ImageFilter.GaussianBlur(5)))
     for left, group in zip(lefts, groups):
-        for k, tile in enumerate(group):
-            table.paste(tile, (left + k * tile_w, margin))
+        for tile in group:
+            table.paste(tile, (left, margin + tile_h - tile.size[1]))
+            left += tile.size[0]
     return _camera(np.asarray(table), scene.turn)
 
 
