@@ -22,7 +22,7 @@ MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
-LYING_SETS = (3, 4)  # runs of these many tiles may have one lying sideways
+LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
@@ -248,12 +248,14 @@ def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
 
 def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
     """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
-    (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others."""
+    (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others;
+    and a lone tile wider than tall, lying."""
     width = len(profile)
     found = []
     for count in LYING_SETS:
         pitch = width / (count - 1 + 1 / LYING_ASPECT)
-        if not ASPECTS[0] <= pitch / STRIP_HEIGHT <= ASPECTS[1]:
+        alone = count == 1 and 1.1 <= width / STRIP_HEIGHT <= 1 / ASPECTS[0]  # the run is the lying tile
+        if not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= ASPECTS[1]):
             continue
         for lying in range(count):
             sizes = [pitch / LYING_ASPECT if k == lying else pitch for k in range(count)]
