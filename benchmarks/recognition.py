@@ -11,7 +11,7 @@ JPEG. mahjong-detector knows only the 34 riichi classes: bonus tiles and backs
 count as `?` for it. Its detections are put in reading order (rows by y, then x)
 before scoring.
 
-    /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--photos-only]
+    nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
 """
 
 from __future__ import annotations
@@ -172,6 +172,15 @@ HEADER = ["part", "reader", "images", "tiles", "tile raw", "tile decoded",
           "exact raw", "exact decoded", "median ms", "p90 ms"]
 
 
+def use_model(path: Path) -> None:
+    """Benchmark a candidate model (e.g. one still training) in place of the committed one."""
+    import vision.recognize
+    from vision.classify import TileClassifier
+
+    model = TileClassifier.load(path)
+    vision.recognize.classifier = lambda: model
+
+
 def unavailable(read: Reader, path: Path) -> str | None:
     """None when the reader works (this call also warms it up), else why not."""
     try:
@@ -181,12 +190,24 @@ def unavailable(read: Reader, path: Path) -> str | None:
     return None
 
 
-def run_part(samples: list[Sample], readers: dict[str, tuple[Reader, Callable]]) -> dict[str, Tally]:
-    results: dict[str, list[tuple[tuple[str, ...], Reading]]] = {name: [] for name in readers}
+Results = dict[str, list[tuple[tuple[str, ...], Reading]]]  # reader -> (labels, reading) per sample
+
+
+def run_part(samples: list[Sample], readers: dict[str, tuple[Reader, Callable]]) -> Results:
+    results: Results = {name: [] for name in readers}
     for sample in samples:
         for name, (read, truth_for) in readers.items():
             results[name].append((truth_for(sample.truth), timed(read, sample.path)))
-    return {name: Tally.of(pairs) for name, pairs in results.items()}
+    return results
+
+
+def print_mistakes(part: str, samples: list[Sample], results: Results) -> None:
+    """Every image a reader got wrong after decoding: labels above the reading."""
+    for name, pairs in results.items():
+        for sample, (truth, reading) in zip(samples, pairs):
+            if align(truth, reading.decoded):
+                print(f"{part} {name} {sample.name}: {align(truth, reading.decoded)} errors\n"
+                      f"  labels {' '.join(truth)}\n  read   {' '.join(reading.decoded)}")
 
 
 def median_ms(read: Reader, path: Path, repeats: int = 5) -> float:
@@ -203,7 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run every available reader on both parts and print the table with the targets."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=None, help="only the first N scenes")
+    parser.add_argument("--model", type=Path, help="a candidate ONNX model instead of the committed one")
+    parser.add_argument("--mistakes", action="store_true", help="list every image read wrong (after decoding)")
     args = parser.parse_args(argv)
+    if args.model:
+        use_model(args.model)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir)}
@@ -218,7 +243,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
                          f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", ""]]
         for part, samples in parts.items():
-            for name, tally in run_part(samples, readers).items():
+            results = run_part(samples, readers)
+            if args.mistakes:
+                print_mistakes(part, samples, results)
+            for name, pairs in results.items():
+                tally = Tally.of(pairs)
                 rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
         print_table(rows)
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from datasets.artwork import KMAHJONGG_DIR, KMAHJONGG_IDS, _render_svg_element
+from datasets.artwork import FACE_CLASSES, KMAHJONGG_DIR, load_source
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "benchmarks" / "data" / "scenes.json"
@@ -36,8 +36,8 @@ FACE = (138, 178)  # TileFaceWidth/Height of traditional.desktop (69x89) at zoom
 MARGIN = 8  # body rim around the face
 DEPTH = 26  # visible tile thickness below the face
 OUTPUT = (1280, 960)
-RENDER_VERSION = 2  # bump when the renderer changes: cached images are keyed by it
-ELEMENTS = {code: element for element, code in KMAHJONGG_IDS.items()}
+RENDER_VERSION = 3  # bump when the renderer changes: cached images are keyed by it
+STYLE = "kmahjongg-traditional"  # datasets.artwork source held out of training
 # name: (face colour, back colour); none of the faces or backs is in synth.TRAIN_BODIES / TRAIN_BACKS
 BODIES = {"pale-green": ((214, 236, 206), (110, 30, 40)),
           "pale-blue": ((212, 228, 244), (24, 24, 32)),
@@ -64,7 +64,7 @@ class Placed:
     def parse(cls, text: str) -> "Placed":
         """`5p` or `5p*` (sideways)."""
         code = text.rstrip("*")
-        if code != "back" and code not in ELEMENTS:
+        if code != "back" and code not in FACE_CLASSES:
             raise SceneError(f"unknown tile {text!r} in a scene spec; use 1m..7z, 1f..8f or back")
         return cls(code, text.endswith("*"))
 
@@ -202,12 +202,27 @@ class Camera:
                    (int(rng.integers(-14, 15)), int(rng.integers(4, 20))))
 
 
-@lru_cache(maxsize=64)
-def _face(code: str) -> Image.Image:
+@lru_cache(maxsize=1)
+def _faces() -> dict[str, np.ndarray]:
+    """The held-out style's 42 faces (RGBA, cropped to their ink) via datasets.artwork."""
     if not TILESET.exists():
         raise SceneError(f"{TILESET} is missing: apt-get install kdegames-mahjongg-data-kf5")
-    rgba = _render_svg_element(TILESET, ELEMENTS[code])
-    return Image.fromarray(rgba).resize(FACE, Image.LANCZOS)
+    faces = {face.code: face.image for face in load_source(STYLE)}
+    missing = sorted(set(FACE_CLASSES) - set(faces))
+    if missing:
+        raise SceneError(f"{STYLE} lacks faces {missing}; re-render it (delete its face cache)")
+    return faces
+
+
+@lru_cache(maxsize=64)
+def _face(code: str) -> Image.Image:
+    """One face fitted (aspect kept) and centred in FACE, transparent around."""
+    ink = Image.fromarray(_faces()[code])
+    scale = min(0.94 * FACE[0] / ink.width, 0.94 * FACE[1] / ink.height)
+    ink = ink.resize((max(1, round(ink.width * scale)), max(1, round(ink.height * scale))), Image.LANCZOS)
+    face = Image.new("RGBA", FACE, (0, 0, 0, 0))
+    face.alpha_composite(ink, ((FACE[0] - ink.width) // 2, (FACE[1] - ink.height) // 2))
+    return face
 
 
 @lru_cache(maxsize=256)
