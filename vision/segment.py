@@ -23,6 +23,7 @@ FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
+GROUP_GAP = 0.25  # runs closer than this share of a tile's height belong to one group
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
@@ -147,11 +148,19 @@ def _reading_order(boxes: list[Quad]) -> tuple[Run, ...]:
     along = _direction(boxes)
     across = np.array([-along[1], along[0]])
     rows = sorted(_rows(boxes), key=lambda members: np.mean([_centre(boxes[i]) @ across for i in members]))
-    return tuple(
-        Run(boxes[i], row, group)
-        for row, members in enumerate(rows)
-        for group, i in enumerate(sorted(members, key=lambda i: _centre(boxes[i]) @ along))
-    )
+    runs = []
+    for row, members in enumerate(rows):
+        ordered = [boxes[i] for i in sorted(members, key=lambda i: _centre(boxes[i]) @ along)]
+        group = 0
+        for k, box in enumerate(ordered):
+            group += k > 0 and _gap(ordered[k - 1], box, along) > GROUP_GAP * Run(box, 0, 0).height
+            runs.append(Run(box, row, group))
+    return tuple(runs)
+
+
+def _gap(left: Quad, right: Quad, along: np.ndarray) -> float:
+    """The distance along the row between two runs' facing ends."""
+    return float(min(np.array(right) @ along) - max(np.array(left) @ along))
 
 
 def _centre(box: Quad) -> np.ndarray:
