@@ -751,9 +751,10 @@ def _percent(part: int, whole: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=1_000_000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = argparse.ArgumentParser(
+        description="Compare this project's MCR fans with pymahjonggb's on random legal winning hands.")
+    parser.add_argument("--hands", type=int, default=1_000_000, help="how many random hands (default 1,000,000)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--examples", type=int, default=2, help="example hands printed per category")
     parser.add_argument("--one-suit", action="store_true",
                         help="instead: every concealed one-suit winning hand, each winning tile, discard and self-drawn")
