@@ -514,7 +514,8 @@ def project_result(deal: Deal) -> tuple[Fans, tuple[Fans, ...]]:
     """This project's fans for a deal, and those of each runner-up arrangement."""
     from scoring import score
 
-    breakdown = score(deal.hand, ruleset="mcr", win=deal.win_code, **deal.situation.kwargs())
+    breakdown = score(deal.hand, ruleset="mcr", win=deal.win_code, runners_up=1000,  # all of them
+                      **deal.situation.kwargs())
     return _fans(breakdown.items), tuple(_fans(r.items) for r in breakdown.runners_up)
 
 

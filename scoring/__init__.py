@@ -31,20 +31,29 @@ from scoring.tiles import ALL_TILES, PLAYING_TILES, NotationError, Suit, Tile, W
 __all__ = [
     "ALL_TILES", "PLAYING_TILES", "RULESETS", "Arrangement", "Breakdown", "DuplicateBonusError",
     "Exclusion", "Hand", "HandError", "IncompleteHandError", "Item", "Meld", "NotASetError",
-    "NotationError", "Payment", "RuleSet", "SetKind", "Shape", "Situation", "SituationError", "Suit",
+    "NotationError", "Payment", "RuleSet", "RunnersUpError", "SetKind", "Shape", "Situation", "SituationError", "Suit",
     "Tile", "TooManyCopiesError", "UnknownRuleSetError", "UnknownTokenError", "Wait", "Wind",
     "WinningTileError", "WrongTileCountError", "arrange", "decompose", "find_ruleset", "format_tiles",
     "parse_tiles", "score", "waiting_tiles",
 ]
 
 
-def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = None, **situation) -> Breakdown:
+class RunnersUpError(ValueError):
+    """``runners_up`` is not a whole number, 0 or more."""
+
+
+def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = None, runners_up: int = 0,
+          **situation) -> Breakdown:
     """Score ``hand`` (notation string, winning tile ``win``) under ``ruleset``.
 
-    Situation keywords: self_drawn, seat_wind, prevalent_wind, last_tile,
-    kong_replacement, robbing_kong, fourth_tile, discarder, plus the rule
-    set's own ``options``. Raises a ValueError subclass naming bad input.
+    ``runners_up``: how many next-best arrangements to add to ``Breakdown.runners_up``
+    (at most; none by default). Situation keywords: self_drawn, seat_wind,
+    prevalent_wind, last_tile, kong_replacement, robbing_kong, fourth_tile,
+    discarder, plus the rule set's own ``options``. Raises a ValueError
+    subclass naming bad input.
     """
+    if isinstance(runners_up, bool) or not isinstance(runners_up, int) or runners_up < 0:
+        raise RunnersUpError(f"runners_up={runners_up!r}: give how many runners-up to list, 0 or more")
     rules = ruleset if hasattr(ruleset, "score") else find_ruleset(ruleset)
     if isinstance(hand, Hand):
         parsed = hand
@@ -54,4 +63,4 @@ def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = 
         parsed = Hand.parse(hand, win=win)
     context = Situation.from_keywords(situation, options=rules.options)
     arrangements = arrange(parsed, tile_count=rules.tile_count, knitted=rules.knitted)
-    return rules.score(parsed, arrangements, context)
+    return rules.score(parsed, arrangements, context, runners_up=runners_up)

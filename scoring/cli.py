@@ -86,14 +86,11 @@ def render(breakdown: Breakdown, situation: Situation | None = None) -> str:
     return "\n".join(lines)
 
 
-def _report(breakdown: Breakdown, situation: Situation, runners_up: int, as_json: bool) -> str:
-    shown = breakdown.runners_up[:runners_up]
+def _report(breakdown: Breakdown, situation: Situation, as_json: bool) -> str:
     if as_json:
-        data = breakdown.to_dict()
-        data["runners_up"] = [runner.to_dict() for runner in shown]
-        return json.dumps(data, indent=2, ensure_ascii=False)
+        return json.dumps(breakdown.to_dict(), indent=2, ensure_ascii=False)
     parts = [render(breakdown, situation)]
-    for number, runner in enumerate(shown, 1):
+    for number, runner in enumerate(breakdown.runners_up, 1):
         parts.append(f"--- runner-up {number} ---\n{render(runner)}")
     return "\n\n".join(parts)
 
@@ -111,10 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--runners-up must be 0 or more")
     try:
         keywords = situation_keywords(args)
-        breakdown = score(args.hand, ruleset=args.rules, win=args.win, **keywords)
+        breakdown = score(args.hand, ruleset=args.rules, win=args.win, runners_up=args.runners_up, **keywords)
         situation = Situation.from_keywords(keywords, options=find_ruleset(args.rules).options)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(_report(breakdown, situation, args.runners_up, args.json))
+    print(_report(breakdown, situation, args.json))
     return 0

@@ -8,7 +8,7 @@ and each suit's splits are cached, so even 1112345678999m + 1 tile is fast.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from itertools import permutations, product
 from operator import itemgetter
@@ -39,6 +39,25 @@ class Wait(SingletonEnum):
 
 
 @dataclass(frozen=True)
+class HandWaits:
+    """What a hand without its winning tile waited on: worked out on first use, once per hand.
+
+    Every arrangement of the hand holds the same instance, so rule sets that
+    never ask (or ask only for some arrangements) pay nothing or pay once.
+    """
+
+    counts: tuple[int, ...]  # standing tiles without the winning tile, by Tile.index
+    melds: tuple[Meld, ...]
+    knitted: bool
+    sets: int
+
+    @cached_property
+    def tiles(self) -> frozenset[Tile]:
+        """The waiting tiles (as ``waiting_tiles``)."""
+        return _waits(self.counts, self.melds, self.knitted, self.sets)
+
+
+@dataclass(frozen=True)
 class Arrangement:
     """One way to read a complete hand, and where the winning tile went.
 
@@ -54,7 +73,12 @@ class Arrangement:
     loose: tuple[Tile, ...]
     winning_set: int | None
     wait: Wait
-    waits: frozenset[Tile]
+    hand_waits: HandWaits = field(repr=False)
+
+    @property
+    def waits(self) -> frozenset[Tile]:
+        """Every tile the whole hand (minus the winning tile) waited on; the same for every arrangement."""
+        return self.hand_waits.tiles
 
     @property
     def winning_meld(self) -> Meld | None:
@@ -382,7 +406,7 @@ def _wait_of(meld: Meld, win: Tile) -> Wait:
     return Wait.EDGE if edge else Wait.BOTH_SIDED
 
 
-def _placements(layout: Layout, win: Tile, waits: frozenset[Tile]):
+def _placements(layout: Layout, win: Tile, waits: HandWaits):
     """One Arrangement per distinct place the winning tile can take in the layout."""
     shape, sets, loose = layout
     if any(tile.index == win.index for tile in loose):
@@ -407,7 +431,7 @@ def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arra
     layouts = list(_layouts(hand, counts, knitted, sets))
     if not layouts:
         return ()
-    waits = _waits(_take(counts, hand.win.index, (1,)), hand.melds, knitted, sets)
+    waits = HandWaits(_take(counts, hand.win.index, (1,)), hand.melds, knitted, sets)
     return tuple(
         arrangement for layout in layouts for arrangement in _placements(layout, hand.win, waits)
     )

@@ -10,6 +10,7 @@ from scoring import (
     Breakdown,
     IncompleteHandError,
     Item,
+    RunnersUpError,
     Situation,
     SituationError,
     UnknownRuleSetError,
@@ -33,8 +34,8 @@ class CountingRules:
     options: dict = field(default_factory=lambda: {"bonus": "an extra keyword"})
     seen: list = field(default_factory=list)
 
-    def score(self, hand, arrangements, situation):
-        self.seen.append((hand, arrangements, situation))
+    def score(self, hand, arrangements, situation, runners_up=0):
+        self.seen.append((hand, arrangements, situation, runners_up))
         return Breakdown(
             ruleset=self.id, hand=str(hand), win=str(hand.win), total=len(arrangements), unit="points",
             items=(Item("arrangements", 1, len(arrangements)),), excluded=(),
@@ -50,11 +51,28 @@ def toy():
 def test_score_passes_parsed_hand_arrangements_and_situation(toy):
     breakdown = score("111222333m 456p 77z", ruleset=toy, win="3m", self_drawn=True, seat_wind="s",
                       prevalent_wind="W", bonus=3)
-    hand, arrangements, situation = toy.seen[0]
-    assert breakdown.total == len(arrangements) == 2
+    hand, arrangements, situation, runners_up = toy.seen[0]
+    assert breakdown.total == len(arrangements) == 2 and runners_up == 0
     assert str(hand) == "111222333m 456p 77z" and hand.win.code == "3m"
     assert situation.self_drawn and situation.seat_wind is Wind.SOUTH and situation.prevalent_wind is Wind.WEST
     assert dict(situation.options) == {"bonus": 3}
+
+
+def test_runners_up_are_passed_on_and_checked(toy):
+    score("111222333m 456p 77z", ruleset=toy, win="3m", runners_up=2)
+    assert toy.seen[0][3] == 2
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(RunnersUpError, match=f"runners_up={bad!r}: give how many runners-up"):
+            score("111222333m 456p 77z", ruleset=toy, win="3m", runners_up=bad)
+    assert len(toy.seen) == 1
+
+
+def test_runners_up_only_on_request():
+    assert score("11223344556677m", ruleset="mcr", win="1m").runners_up == ()
+    two = score("11223344556677m", ruleset="mcr", win="1m", runners_up=2)
+    three = score("11223344556677m", ruleset="mcr", win="1m", runners_up=3)
+    assert [r.total for r in two.runners_up] == [31, 31] and [r.total for r in three.runners_up] == [31, 31, 30]
+    assert two.runners_up == three.runners_up[:2] and two.total == three.total == 88
 
 
 def test_unknown_keyword_lists_the_valid_ones(toy):

@@ -39,8 +39,8 @@ def test_json_output_is_the_breakdown(capsys):
 def test_flags_reach_the_situation(capsys, monkeypatch):
     seen = {}
 
-    def fake_score(hand, *, ruleset, win, **situation):
-        seen.update(situation, hand=hand, ruleset=ruleset, win=win)
+    def fake_score(hand, *, ruleset, win, runners_up=0, **situation):
+        seen.update(situation, hand=hand, ruleset=ruleset, win=win, runners_up=runners_up)
         raise ValueError("stop here")
 
     monkeypatch.setattr("scoring.cli.score", fake_score)
@@ -49,7 +49,7 @@ def test_flags_reach_the_situation(capsys, monkeypatch):
                          "--option", "limit=true", "--option", "tables=3", "--option", "name=x=y")
     assert status == 2 and err == "error: stop here\n"
     assert seen == {
-        "hand": HAND, "ruleset": "MCR", "win": "1z", "self_drawn": True, "seat_wind": "S",
+        "hand": HAND, "ruleset": "MCR", "win": "1z", "runners_up": 0, "self_drawn": True, "seat_wind": "S",
         "prevalent_wind": "w", "last_tile": True, "kong_replacement": True, "fourth_tile": True,
         "limit": True, "tables": 3, "name": "x=y",
     }
@@ -95,7 +95,7 @@ def test_list_rules(capsys):
 def test_runners_up_are_limited(capsys):
     status, out, _ = run(capsys, "11223344556677m", "--win", "1m", "--runners-up", "1", "--json")
     data = json.loads(out)
-    assert status == 0 and len(data["runners_up"]) <= 1
+    assert status == 0 and [runner["total"] for runner in data["runners_up"]] == [31]
 
 
 def test_render_layout():

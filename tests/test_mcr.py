@@ -248,7 +248,7 @@ def test_exclusions_are_explained():
 
 
 def test_best_arrangement_and_runners_up():
-    breakdown = score("123m 123m 789m 789m 55m", ruleset="mcr", win="5m")
+    breakdown = score("123m 123m 789m 789m 55m", ruleset="mcr", win="5m", runners_up=5)
     assert breakdown.arrangement == "123m 123m 789m 789m 55m"
     assert breakdown.runners_up and all(r.total < breakdown.total for r in breakdown.runners_up)
     assert "Seven Pairs" in {item.name for r in breakdown.runners_up for item in r.items}

@@ -26,8 +26,9 @@ class RuleSet(Protocol):
     knitted: bool
     options: Mapping[str, str]
 
-    def score(self, hand: Hand, arrangements: tuple[Arrangement, ...], situation: Situation) -> Breakdown:
-        """Score the best arrangement, with the others as runners-up."""
+    def score(self, hand: Hand, arrangements: tuple[Arrangement, ...], situation: Situation,
+              runners_up: int = 0) -> Breakdown:
+        """Score the best arrangement, with up to ``runners_up`` next-best ones (best first)."""
         ...
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from operator import attrgetter
 from types import MappingProxyType
 
 from scoring.breakdown import Breakdown, Exclusion, Item, Payment
@@ -69,6 +70,9 @@ class Scored:
             item(pattern, count)
             for pattern, count in sorted(self.counted.items(), key=lambda entry: ORDER[entry[0]])
         )
+
+
+RANKING = attrgetter("key")  # sort key of Scored entries, higher is better
 
 
 def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], list[Exclusion]]:
@@ -162,26 +166,34 @@ class MCRRuleSet:
     unit: str = "fan"
     options: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
-    def score(self, hand: Hand, arrangements: tuple[Arrangement, ...], situation: Situation) -> Breakdown:
-        """Score every arrangement; the best one with the others as runners-up."""
+    def score(self, hand: Hand, arrangements: tuple[Arrangement, ...], situation: Situation,
+              runners_up: int = 0) -> Breakdown:
+        """Score every arrangement; the best one, with up to ``runners_up`` next-best ones."""
         if situation.options:
             raise SituationError(f"MCR has no options, got {', '.join(sorted(situation.options))}")
         if not arrangements:
             raise MCRError(f"{hand} (winning tile {hand.win}) has no winning arrangement to score")
         flags, notes = checked_flags(hand, situation)
         facts = Facts(hand, situation, flags)
-        scored = sorted(
-            (score_arrangement(View(facts, arrangement)) for arrangement in arrangements),
-            key=lambda entry: entry.key, reverse=True,
-        )
+        scored = [score_arrangement(View(facts, arrangement)) for arrangement in arrangements]
+        best = max(scored, key=RANKING)  # the first of equals, as a stable sort would give
         text = str(hand)
-        runners_up, seen = [], {self._signature(scored[0])}
-        for entry in scored[1:]:
-            signature = self._signature(entry)
+        others = tuple(self._breakdown(entry, text, ()) for entry in self._runners_up(scored, best, runners_up))
+        return self._breakdown(best, text, notes, others, situation)
+
+    @classmethod
+    def _runners_up(cls, scored: list[Scored], best: Scored, limit: int) -> list[Scored]:
+        """Up to ``limit`` next-best arrangements, best first, one per distinct (arrangement, fans)."""
+        found: list[Scored] = []
+        seen = {cls._signature(best)}
+        for entry in sorted(scored, key=RANKING, reverse=True) if limit else ():
+            signature = cls._signature(entry)
             if signature not in seen:
                 seen.add(signature)
-                runners_up.append(self._breakdown(entry, text, ()))
-        return self._breakdown(scored[0], text, notes, tuple(runners_up), situation)
+                found.append(entry)
+                if len(found) == limit:
+                    break
+        return found
 
     @staticmethod
     def _signature(entry: Scored) -> tuple[str, frozenset]:

@@ -379,11 +379,9 @@ WAIT_FANS = {Wait.EDGE: P.EDGE_WAIT, Wait.CLOSED: P.CLOSED_WAIT, Wait.SINGLE: P.
 
 def wait_fans(v: View, table: Table) -> None:
     """Edge/Closed/Single Wait: only when the hand waited on exactly one tile."""
-    arrangement = v.arrangement
-    if len(arrangement.waits) == 1:
-        pattern = WAIT_FANS.get(arrangement.wait)
-        if pattern is not None:
-            table[pattern] += 1
+    pattern = WAIT_FANS.get(v.arrangement.wait)
+    if pattern is not None and len(v.arrangement.waits) == 1:  # waits worked out only when they matter
+        table[pattern] += 1
 
 
 def flowers(v: Facts, table: Table) -> None:
