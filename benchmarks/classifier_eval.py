@@ -1,0 +1,115 @@
+"""Measure the committed tile classifier against its targets (prints numbers, asserts nothing).
+
+`python -m benchmarks.classifier_eval [--model PATH] [--synthetic N]`
+
+Held-out real crops (the fixed split of datasets.real_tiles): top-1, top-3,
+per-class accuracy, bonus-as-bonus rate and exact bonus identity, top
+confusion pairs, accuracy per look group (body colour clusters); a held-out
+synthetic set (fresh seed, needs the artwork installed); batch-of-20 latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from datasets import real_tiles
+from vision.classify import CLASSES, MODEL_PATH, TileClassifier
+
+BONUS = tuple(code for code in CLASSES if code.endswith("f"))
+SYNTH_SEED = 424242
+TARGETS = {"top-1": 0.97, "top-3": 0.995, "class": 0.95, "bonus-as-bonus": 0.99, "bonus identity": 0.85,
+           "batch-20 ms": 10.0, "model MB": 5.0}
+
+
+def line(name: str, value: float, target: float, higher_is_better: bool = True, unit: str = "%") -> str:
+    """`name  value  (target ...)  ok|MISS`."""
+    ok = value >= target if higher_is_better else value <= target
+    shown = f"{100 * value:.2f}%" if unit == "%" else f"{value:.2f} {unit}"
+    wanted = f"{100 * target:.1f}%" if unit == "%" else f"{target} {unit}"
+    return f"{name:<28}{shown:>12}   target {'>=' if higher_is_better else '<='} {wanted:<9} {'ok' if ok else 'MISS'}"
+
+
+def real_report(classifier: TileClassifier) -> None:
+    """Accuracy figures on the held-out real crops."""
+    _, held_out = real_tiles.split(real_tiles.load())
+    images = [tile.image() for tile in held_out]
+    truth = np.array([CLASSES.index(tile.code) for tile in held_out])
+    probs = classifier.probabilities(images)
+    top3 = np.argsort(probs, axis=1)[:, ::-1][:, :3]
+    best = top3[:, 0]
+    print(f"held-out real crops: {len(held_out)} (never trained on)")
+    print(line("top-1", float((best == truth).mean()), TARGETS["top-1"]))
+    print(line("top-3", float((top3 == truth[:, None]).any(axis=1).mean()), TARGETS["top-3"]))
+    is_bonus = np.isin(truth, [CLASSES.index(c) for c in BONUS])
+    predicted_bonus = np.isin(best, [CLASSES.index(c) for c in BONUS])
+    print(line("bonus-as-bonus", float(predicted_bonus[is_bonus].mean()), TARGETS["bonus-as-bonus"]))
+    print(line("bonus identity", float((best == truth)[is_bonus].mean()), TARGETS["bonus identity"]))
+    print("per-class top-1 (suits/honours below 95% flagged with !):")
+    cells = []
+    for index, code in enumerate(CLASSES):
+        mask = truth == index
+        if mask.any():
+            accuracy = float((best[mask] == index).mean())
+            flag = "!" if accuracy < TARGETS["class"] and code not in BONUS else " "
+            cells.append(f"{code:>4} {100 * accuracy:5.1f}%{flag} (n={mask.sum():2d})")
+    for start in range(0, len(cells), 6):
+        print("  " + "  ".join(cells[start:start + 6]))
+    pairs = Counter((CLASSES[t], CLASSES[p]) for t, p in zip(truth, best) if t != p)
+    print("top confusions (true -> predicted: count):",
+          ", ".join(f"{t}->{p}: {n}" for (t, p), n in pairs.most_common(10)) or "none")
+    groups = real_tiles.look_groups(images)
+    print("by look group (k-means on body colour; group 0 darkest):")
+    for group in sorted(set(groups)):
+        mask = groups == group
+        print(f"  group {group}: {mask.sum():3d} crops, top-1 {100 * float((best[mask] == truth[mask]).mean()):.2f}%")
+
+
+def synthetic_report(classifier: TileClassifier, per_class: int) -> None:
+    """Top-1 on a freshly rendered synthetic set (a seed training never uses)."""
+    try:
+        from datasets.synth import render
+
+        images, labels = render(per_class, SYNTH_SEED)
+    except (OSError, ImportError, ValueError) as error:
+        print(f"held-out synthetic: skipped ({error})")
+        return
+    best = classifier.probabilities(list(images)).argmax(axis=1)
+    print(f"held-out synthetic: {len(labels)} crops, top-1 {100 * float((best == labels).mean()):.2f}%")
+
+
+def timing_report(classifier: TileClassifier, model: Path) -> None:
+    """Median latency of a batch of 20 crops over 50 runs; model file size."""
+    rng = np.random.default_rng(0)
+    crops = [rng.integers(0, 256, (160, 120, 3), dtype=np.uint8) for _ in range(20)]
+    classifier.probabilities(crops)
+    times = []
+    for _ in range(50):
+        started = time.perf_counter()
+        classifier.probabilities(crops)
+        times.append((time.perf_counter() - started) * 1000)
+    print(line("batch-20 median", float(np.median(times)), TARGETS["batch-20 ms"], False, "ms"))
+    print(line("model size", model.stat().st_size / 1e6, TARGETS["model MB"], False, "MB"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print every measurement beside its target."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument("--synthetic", type=int, default=20, help="synthetic crops per class (0: skip)")
+    args = parser.parse_args(argv)
+    classifier = TileClassifier.load(args.model)
+    print(f"model: {args.model}")
+    real_report(classifier)
+    if args.synthetic:
+        synthetic_report(classifier, args.synthetic)
+    timing_report(classifier, args.model)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

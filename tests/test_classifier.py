@@ -1,0 +1,118 @@
+"""The committed tile classifier: loads, matches the code's classes, reads real and rendered crops."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classify import CLASSES, MODEL_PATH, CropError, Prediction, TileClassifier, preprocess
+
+ROOT = Path(__file__).resolve().parents[1]
+SPREAD = ("1m", "5m", "9m", "3p", "7p", "2s", "8s", "1z", "6z", "5f")
+
+
+@pytest.fixture(scope="module")
+def classifier() -> TileClassifier:
+    return TileClassifier.load()
+
+
+@pytest.fixture(scope="module")
+def held_out(shared_datasets: Path) -> list:
+    from datasets import real_tiles
+
+    tiles = real_tiles.load(shared_datasets / "real-tiles")
+    return real_tiles.split(tiles)[1]
+
+
+def test_class_list_is_the_agreed_44() -> None:
+    assert len(CLASSES) == 44
+    assert CLASSES[:3] == ("1m", "2m", "3m") and CLASSES[9] == "1p" and CLASSES[18] == "1s"
+    assert CLASSES[27:34] == tuple(f"{n}z" for n in range(1, 8))
+    assert CLASSES[34:] == tuple(f"{n}f" for n in range(1, 9)) + ("back", "none")
+
+
+def test_committed_model_metadata_matches_the_code(classifier: TileClassifier) -> None:
+    sidecar = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    assert tuple(sidecar["classes"]) == CLASSES == classifier.classes
+    assert len(sidecar["input_size"]) == 2 and len(sidecar["mean"]) == len(sidecar["std"]) == 3
+    assert MODEL_PATH.stat().st_size <= 5_000_000
+
+
+def test_predict_returns_top_three_probabilities(classifier: TileClassifier) -> None:
+    crop = np.full((80, 60, 3), 200, dtype=np.uint8)
+    (prediction,) = classifier.predict([crop])
+    assert isinstance(prediction, Prediction) and len(prediction.alternatives) == 3
+    assert prediction.alternatives[0] == (prediction.code, prediction.confidence)
+    assert [p for _, p in prediction.alternatives] == sorted((p for _, p in prediction.alternatives), reverse=True)
+    assert np.isclose(classifier.probabilities([crop]).sum(), 1.0, atol=1e-4)
+
+
+def test_handful_of_held_out_real_crops_read_correctly(classifier: TileClassifier, held_out: list) -> None:
+    chosen = [next(tile for tile in held_out if tile.code == code) for code in SPREAD]
+    codes = [p.code for p in classifier.predict([tile.image() for tile in chosen])]
+    assert codes == list(SPREAD)
+
+
+def test_every_real_class_mostly_read_correctly(classifier: TileClassifier, held_out: list) -> None:
+    best = classifier.probabilities([tile.image() for tile in held_out]).argmax(axis=1)
+    for code in CLASSES[:42]:
+        hits = [CLASSES[b] == code for b, tile in zip(best, held_out) if tile.code == code]
+        assert len(hits) >= 4 and sum(hits) > len(hits) / 2, code
+
+
+def plain_tile(colour: tuple[int, int, int], texture: int, seed: int) -> np.ndarray:
+    """A plain coloured surface with some grain, as a face-down tile or the table looks."""
+    rng = np.random.default_rng(seed)
+    surface = np.full((96, 72, 3), colour, dtype=np.float32) + rng.normal(0, texture, (96, 72, 1))
+    return np.clip(surface, 0, 255).astype(np.uint8)
+
+
+def test_rendered_back_and_table_crops(classifier: TileClassifier) -> None:
+    backs = [plain_tile(c, 4, i) for i, c in enumerate([(30, 130, 70), (40, 80, 170), (230, 190, 40)])]
+    codes = [p.code for p in classifier.predict(backs)]
+    assert codes == ["back"] * 3
+
+
+def test_rendered_glyphs_of_every_face_class(classifier: TileClassifier) -> None:
+    from datasets.artwork import FONTS
+
+    font = next((path for path in FONTS if path.is_file()), None)
+    if font is None:
+        pytest.skip("no mahjong glyph font installed (Debian fonts-noto-core or fonts-symbola)")
+    from datasets.artwork import unicode_glyphs
+    from datasets.synth import draw_tile
+
+    rng = np.random.default_rng(3)
+    faces = list(unicode_glyphs(font))
+    crops = [np.clip(draw_tile(face, rng), 0, 255).astype(np.uint8) for face in faces]
+    codes = [face.code for face in faces]
+    predicted = [p.code for p in classifier.predict(crops)]
+    right = sum(p == c for p, c in zip(predicted, codes))
+    assert sorted(codes) == sorted(CLASSES[:42]) and right >= 38, list(zip(codes, predicted))
+
+
+@pytest.mark.parametrize("bad", [None, "5m.jpg", np.zeros((0, 0, 3), np.uint8), np.zeros((1, 40, 3), np.uint8),
+                                 np.zeros((10, 10, 3), np.float64), np.zeros((4, 4, 5), np.uint8)])
+def test_bad_crops_raise_crop_error(classifier: TileClassifier, bad: object) -> None:
+    with pytest.raises(CropError):
+        classifier.predict([bad])
+
+
+def test_preprocess_shape_and_normalisation() -> None:
+    crop = np.full((120, 90, 3), 255, dtype=np.uint8)
+    batch = preprocess([crop, crop[:, :, :]], (64, 48), (0.5, 0.5, 0.5), (0.25, 0.25, 0.25))
+    assert batch.shape == (2, 3, 64, 48) and batch.dtype == np.float32
+    assert np.allclose(batch, 2.0)
+
+
+def test_training_uses_the_inference_preprocess() -> None:
+    tree = ast.parse((ROOT / "models" / "train.py").read_text())
+    imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "vision.classify"]
+    assert any(alias.name == "preprocess" for node in imports for alias in node.names)
+    defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    assert "preprocess" not in defined and "preprocess" in called
