@@ -154,6 +154,33 @@ def unicode_glyphs(font: Path) -> Iterator[Face]:
         yield Face(f"font-{font.stem}", code, _ink_box(np.asarray(canvas)), False)
 
 
+GLYPH_SHEET = Path(__file__).resolve().parents[1] / "tests" / "data" / "noto_mahjong_glyphs.png"
+GLYPH_CELL = (120, 90)  # (h, w) per glyph in the sheet, columns in FACE_CLASSES order
+
+
+def write_glyph_sheet(font: Path = FONTS[0], path: Path = GLYPH_SHEET) -> None:
+    """Save the 42 glyphs of an OFL font as one greyscale ink sheet (bundled for CI tests)."""
+    ch, cw = GLYPH_CELL
+    sheet = Image.new("L", (cw * len(FACE_CLASSES), ch), 0)
+    for face in unicode_glyphs(font):
+        ink = Image.fromarray(face.image[..., 3])
+        ink.thumbnail((cw - 4, ch - 4), Image.LANCZOS)
+        sheet.paste(ink, (FACE_CLASSES.index(face.code) * cw + (cw - ink.width) // 2, (ch - ink.height) // 2))
+    sheet.save(path, optimize=True)
+
+
+def sheet_glyphs(path: Path = GLYPH_SHEET) -> list[Face]:
+    """The bundled glyph sheet cut back into 42 dark-ink faces (no artwork install needed)."""
+    ink = np.asarray(Image.open(path).convert("L"))
+    cw = GLYPH_CELL[1]
+    faces = []
+    for index, code in enumerate(FACE_CLASSES):
+        rgba = np.zeros(ink.shape + (4,), np.uint8)
+        rgba[..., :3], rgba[..., 3] = 20, ink
+        faces.append(Face("glyph-sheet", code, _ink_box(rgba[:, index * cw:(index + 1) * cw]), False))
+    return faces
+
+
 def _font(font: Path) -> Callable[[], dict[str, np.ndarray]]:
     return lambda: {face.code: face.image for face in unicode_glyphs(font)}
 
@@ -261,7 +288,10 @@ def contact_sheet(faces: list[Face], cell: tuple[int, int] = (64, 48)) -> Image.
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="List the installed tile artwork sources.")
     parser.add_argument("--sheet", type=Path, help="write a contact sheet PNG (outside the repository)")
+    parser.add_argument("--glyph-sheet", action="store_true", help=f"rewrite {GLYPH_SHEET.name} from Noto (OFL)")
     args = parser.parse_args(argv)
+    if args.glyph_sheet:
+        write_glyph_sheet()
     faces, skipped = load_faces(tuple(SOURCE_BY_NAME))
     for source in SOURCES:
         codes = {face.code for face in faces if face.source == source.name}

@@ -3,7 +3,7 @@
 Labels are mapped from `label-name` (not the numeric id), names are matched to
 files case-insensitively, and the measured defects are corrected: `133.jpg`
 shows a dots-8 tile although labelled characters-8, and one row spells `dot-7`.
-Two extra files (`700.JPG` beside `700.jpg`, and one more) have no CSV row and
+The extra file `700.JPG` (a different photo from `700.jpg`) has no CSV row and
 are left out. The split is stratified by class and seeded: HOLDOUT_FRACTION of
 each class is held out for evaluation and never trained on.
 """

@@ -57,10 +57,15 @@ def test_handful_of_held_out_real_crops_read_correctly(classifier: TileClassifie
     assert codes == list(SPREAD)
 
 
+def same_kind(predicted: str, code: str) -> bool:
+    """Suits and honours must match exactly; a bonus tile must be read as some bonus tile."""
+    return predicted == code or (code.endswith("f") and predicted.endswith("f"))
+
+
 def test_every_real_class_mostly_read_correctly(classifier: TileClassifier, held_out: list) -> None:
     best = classifier.probabilities([tile.image() for tile in held_out]).argmax(axis=1)
     for code in CLASSES[:42]:
-        hits = [CLASSES[b] == code for b, tile in zip(best, held_out) if tile.code == code]
+        hits = [same_kind(CLASSES[b], code) for b, tile in zip(best, held_out) if tile.code == code]
         assert len(hits) >= 4 and sum(hits) > len(hits) / 2, code
 
 
@@ -78,21 +83,16 @@ def test_rendered_back_and_table_crops(classifier: TileClassifier) -> None:
 
 
 def test_rendered_glyphs_of_every_face_class(classifier: TileClassifier) -> None:
-    from datasets.artwork import FONTS
-
-    font = next((path for path in FONTS if path.is_file()), None)
-    if font is None:
-        pytest.skip("no mahjong glyph font installed (Debian fonts-noto-core or fonts-symbola)")
-    from datasets.artwork import unicode_glyphs
+    from datasets.artwork import sheet_glyphs
     from datasets.synth import draw_tile
 
     rng = np.random.default_rng(3)
-    faces = list(unicode_glyphs(font))
+    faces = sheet_glyphs()
     crops = [np.clip(draw_tile(face, rng), 0, 255).astype(np.uint8) for face in faces]
     codes = [face.code for face in faces]
     predicted = [p.code for p in classifier.predict(crops)]
     right = sum(p == c for p, c in zip(predicted, codes))
-    assert sorted(codes) == sorted(CLASSES[:42]) and right >= 38, list(zip(codes, predicted))
+    assert codes == list(CLASSES[:42]) and right >= 38, list(zip(codes, predicted))
 
 
 @pytest.mark.parametrize("bad", [None, "5m.jpg", np.zeros((0, 0, 3), np.uint8), np.zeros((1, 40, 3), np.uint8),
