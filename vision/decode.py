@@ -47,7 +47,7 @@ def decode(alternatives: Sequence[Alternatives]) -> Reading:
         (i for i, options in enumerate(alternatives) if options[0][1] < SURE),
         key=lambda i: alternatives[i][0][1],
     )[:OPEN_TILES]
-    chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles)
+    chosen = _search(best, [_same_kind(alternatives[i]) for i in open_tiles], open_tiles)
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
     return Reading(
@@ -56,6 +56,15 @@ def decode(alternatives: Sequence[Alternatives]) -> Reading:
         tuple(p < DOUBT for p in probability),
         chosen is not None,
     )
+
+
+def _kind(code: str) -> str:
+    """'back', 'bonus' or 'playing': decoding never swaps one kind for another (that would dodge the shape)."""
+    return code if code in NOT_FACES else "bonus" if code.endswith("f") else "playing"
+
+
+def _same_kind(options: Alternatives) -> Alternatives:
+    return tuple(option for option in options if _kind(option[0]) == _kind(options[0][0]))
 
 
 def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int]) -> tuple[str, ...] | None:

@@ -18,10 +18,11 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import decode, hand_text
 from vision.io import Photo, Source, load
-from vision.segment import Quad, Split, end_caps, find_runs, rectify, splits
+from vision.segment import Quad, Split, end_caps, find_runs, rectify, splits, stands_out
 
 TOP_K = 3
-BACK_SURE = 0.7  # a place beside a run holds a face-down tile only when this sure
+BACK_SURE = 0.9  # a place beside a run holds a face-down tile only when this sure
+LYING_PRIOR = 0.25  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
 
 
@@ -94,6 +95,7 @@ class Candidates:
     splits: tuple[tuple[Split, ...], ...]  # per run: the hypotheses, then the two end caps
     crops: tuple[np.ndarray, ...]
     scale: float
+    caps_stand_out: tuple[tuple[bool, bool], ...]  # per run: whether each end cap differs from the table
 
 
 @cache
@@ -107,12 +109,14 @@ def preprocess(image: Source) -> Candidates:
     photo = load(image)
     small, scale = photo.reduced()
     grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
-    per_run = tuple(splits(grey, run) + end_caps(run) for run in find_runs(small))
+    runs = find_runs(small)
+    per_run = tuple(splits(grey, run) + end_caps(run) for run in runs)
+    stand_out = tuple((stands_out(small, caps[-2]), stands_out(small, caps[-1])) for caps in per_run)
     crops = tuple(
         rectify(photo.pixels, quad)
         for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)
     )
-    return Candidates(photo, per_run, crops, scale)
+    return Candidates(photo, per_run, crops, scale, stand_out)
 
 
 def infer(candidates: Candidates) -> np.ndarray:
@@ -124,17 +128,27 @@ def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tupl
     """Choose each run's split, drop non-tiles, decode the hand."""
     chosen: list[tuple[Split, np.ndarray]] = []
     start = 0
-    for hypotheses in candidates.splits:
+    for hypotheses, (first, last) in zip(candidates.splits, candidates.caps_stand_out):
         scored = []
         for split in hypotheses:
             scored.append((split, probabilities[start:start + split.count]))
             start += split.count
         *options, before, after = scored
         split, rows = max(options, key=lambda item: _split_score(item[0], item[1], classes))
-        chosen += [cap for cap in (before,) if _is_back(cap[1], classes)]
+        if first and _is_back(before[1], classes) and not (chosen and _overlaps(chosen[-1][0], before[0])):
+            chosen.append(before)
         chosen.append((split, rows))
-        chosen += [cap for cap in (after,) if _is_back(cap[1], classes)]
+        if last and _is_back(after[1], classes):
+            chosen.append(after)
     return _tiles(chosen, classes, candidates.scale / candidates.photo.zoom)
+
+
+def _overlaps(earlier: Split, cap: Split) -> bool:
+    """Whether a run's leading cap is the previous run's trailing cap (one back between two runs)."""
+    return earlier.cuts[0] >= 1.0 and bool(
+        np.linalg.norm(np.mean(earlier.quads(1.0)[0], axis=0) - np.mean(cap.quads(1.0)[0], axis=0))
+        < 0.5 * cap.run.height
+    )
 
 
 def _is_back(rows: np.ndarray, classes: tuple[str, ...]) -> bool:
@@ -145,7 +159,8 @@ def _is_back(rows: np.ndarray, classes: tuple[str, ...]) -> bool:
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
     """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity."""
     faces = np.delete(rows, classes.index("none"), axis=1) if "none" in classes else rows
-    return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam
+    prior = -LYING_PRIOR if split.lying is not None else 0.0
+    return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam + prior
 
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:

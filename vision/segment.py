@@ -24,6 +24,7 @@ HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
 GROUP_GAP = 0.25  # runs closer than this share of a tile's height belong to one group
+CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
@@ -277,6 +278,20 @@ def end_caps(run: Run) -> tuple[Split, Split]:
     """One tile's width just before and just after the run: where a face-down tile (a back) would stand."""
     width = CAP_ASPECT * run.height / max(run.length, 1e-6)
     return Split(run, (-width, 0.0), 0.0), Split(run, (1.0, 1.0 + width), 0.0)
+
+
+def stands_out(image: np.ndarray, cap: Split) -> bool:
+    """Whether an end cap differs in colour from the table just beyond it (a back would; bare table would not)."""
+    a, b = cap.cuts
+    beyond = Split(cap.run, (b, 2 * b - a) if a >= 1.0 else (2 * a - b, a), 0.0)
+    means = [_mean_colour(image, split.quads(1.0)[0]) for split in (cap, beyond)]
+    return float(np.abs(means[0] - means[1]).max()) >= CAP_CONTRAST
+
+
+def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:
+    target = np.float32([[0, 0], [8, 0], [8, 8], [0, 8]])
+    warp = cv2.getPerspectiveTransform(np.float32(quad), target)
+    return cv2.warpPerspective(image, warp, (8, 8), borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).mean(axis=0)
 
 
 def rectify(pixels: np.ndarray, quad: Quad, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
