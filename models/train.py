@@ -103,7 +103,8 @@ def evaluate(model: nn.Module, inputs: torch.Tensor, labels: np.ndarray) -> floa
 
 def fit(model: nn.Module, synth_x: torch.Tensor, synth_y: np.ndarray, real_x: torch.Tensor,
         real_y: np.ndarray, config: Config) -> None:
-    """Mixed batches (`real_share` real), AdamW, one-cycle schedule, label smoothing."""
+    """Mixed batches (`real_share` real, bonus crops `bonus_weight` times as likely), AdamW,
+    one-cycle schedule, label smoothing."""
     generator = torch.Generator().manual_seed(config.seed)
     n_real = int(config.batch * config.real_share)
     n_synth = config.batch - n_real
@@ -112,13 +113,15 @@ def fit(model: nn.Module, synth_x: torch.Tensor, synth_y: np.ndarray, real_x: to
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, config.lr, total_steps=steps * config.epochs)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     synth_t, real_t = torch.from_numpy(synth_y).long(), torch.from_numpy(real_y).long()
+    bonus = torch.tensor([CLASSES[label].endswith("f") for label in real_y])
+    real_weights = torch.where(bonus, config.bonus_weight, 1.0)
     for epoch in range(config.epochs):
         model.train()
         order = torch.randperm(len(synth_x), generator=generator)
         started, total = time.time(), 0.0
         for step in range(steps):
             s_idx = order[step * n_synth:(step + 1) * n_synth]
-            r_idx = torch.randint(len(real_x), (n_real,), generator=generator)
+            r_idx = torch.multinomial(real_weights, n_real, replacement=True, generator=generator)
             inputs = torch.cat([synth_x[s_idx], real_x[r_idx]])
             loss = loss_fn(model(inputs), torch.cat([synth_t[s_idx], real_t[r_idx]]))
             optimiser.zero_grad()

@@ -1,0 +1,66 @@
+"""Synthetic crop generator and the real-tiles split (no installed artwork needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets import real_tiles, synth
+from datasets.artwork import FACE_CLASSES, KMAHJONGG_IDS, UNICODE_ORDER, sheet_glyphs
+from vision.classify import CLASSES
+
+
+@pytest.fixture(scope="module")
+def generator() -> synth.Generator:
+    return synth.Generator(sheet_glyphs())
+
+
+def test_generator_gives_seeded_crops_of_every_class(generator: synth.Generator) -> None:
+    first = [generator.sample(code, np.random.default_rng(5)) for code in CLASSES]
+    again = [generator.sample(code, np.random.default_rng(5)) for code in CLASSES]
+    assert all(crop.shape == synth.CROP_SIZE + (3,) and crop.dtype == np.uint8 for crop in first)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert not np.array_equal(first[0], first[1])
+
+
+def test_back_crops_are_plainer_than_faces(generator: synth.Generator) -> None:
+    rng = np.random.default_rng(9)
+    backs = [generator.sample("back", rng).std(axis=(0, 1)).mean() for _ in range(8)]
+    assert np.median(backs) < 40
+
+
+def test_artwork_maps_cover_every_face_exactly_once() -> None:
+    assert sorted(KMAHJONGG_IDS.values()) == sorted(FACE_CLASSES)
+    assert sorted(UNICODE_ORDER) == sorted(FACE_CLASSES)
+    assert UNICODE_ORDER[0x24 - 0x22 + 34] == "4f" and UNICODE_ORDER[0x25 - 0x22 + 34] == "3f"
+
+
+def test_training_and_evaluation_colours_are_named_tables() -> None:
+    assert set(synth.TRAIN_BODIES) and set(synth.TRAIN_BACKGROUNDS) and set(synth.TRAIN_BACKS)
+    assert all(len(colour) == 3 for colour in synth.TRAIN_BACKGROUNDS.values())
+
+
+@pytest.mark.parametrize("name, code", [("dots-7", "7p"), ("dot-7", "7p"), ("bamboo-1", "1s"),
+                                        ("characters-9", "9m"), ("honors-north", "4z"), ("honors-white", "5z"),
+                                        ("bonus-chrysanthemum", "3f"), ("bonus-winter", "8f")])
+def test_label_names_map_to_codes(name: str, code: str) -> None:
+    assert real_tiles.code_for(name) == code
+
+
+def test_unknown_label_name_is_a_clear_error() -> None:
+    with pytest.raises(real_tiles.RealTilesError, match="honors-purple"):
+        real_tiles.code_for("honors-purple")
+
+
+def test_split_is_fixed_stratified_and_disjoint(shared_datasets: Path) -> None:
+    tiles = real_tiles.load(shared_datasets / "real-tiles")
+    train, held_out = real_tiles.split(tiles)
+    again = real_tiles.split(tiles)[1]
+    assert [t.path for t in held_out] == [t.path for t in again]
+    assert not {t.path for t in train} & {t.path for t in held_out}
+    assert len(train) + len(held_out) == len(tiles) == 700
+    assert len(held_out) >= 0.3 * len(tiles)
+    assert {t.code for t in held_out} == set(FACE_CLASSES)
+    assert next(t.code for t in tiles if t.path.name == "133.jpg") == "8p"
