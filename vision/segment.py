@@ -31,6 +31,7 @@ SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateau
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
+MIN_TILE_SHARE = 0.03  # nor is a tile in a row of a grid less high than this share of the photo's long side
 GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams between rows
 ROW_SEAM = 0.015  # a blob is cut into rows only where its row seams score at least this
 
@@ -119,7 +120,8 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     """A blob of several touching rows cut at its horizontal seams, one quad per row."""
     run = Run(box, 0, 0)
     fewest = max(1, int(np.ceil(run.height * ASPECTS[0] / run.length - 0.2)))
-    most = max(fewest, min(MAX_ROWS, int(run.height // MIN_TILE)))
+    least_tile = max(MIN_TILE, MIN_TILE_SHARE * max(image.shape[:2]))
+    most = max(fewest, min(MAX_ROWS, int(run.height // least_tile)))
     if most == 1:
         return [box]
     height = GRID_HEIGHT
