@@ -3,9 +3,10 @@
 import io
 import zlib
 
+import cv2
 import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from vision.io import (
     MAX_BYTES, CorruptImageError, ImageError, NotAnImageError, TooLargeImageError, TooSmallImageError, load,
@@ -108,3 +109,15 @@ def test_too_many_bytes_refused(tmp_path):
         load(path)
     with pytest.raises(TooLargeImageError, match="over the 30 MB limit"):
         load(bytes(MAX_BYTES + 1))
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_every_exif_orientation_matches_pillow(orientation):
+    noise = np.random.default_rng(orientation).integers(0, 255, (24, 40, 3), np.uint8)
+    pixels = cv2.GaussianBlur(noise, (7, 7), 3)  # smooth enough for JPEG to keep
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(pixels, "JPEG", quality=98, exif=exif)
+    expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB")).astype(int)
+    assert np.abs(load(data).pixels.astype(int) - expected).mean() < 3
+

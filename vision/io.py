@@ -21,6 +21,18 @@ MAX_BYTES = 30 * 1024 * 1024
 MIN_SIDE = 24  # pixels: anything smaller cannot hold a readable tile
 WORK_SIDE = 1024  # long side of the reduced image used to find tiles
 QUARTER_TURNS = (5, 6, 7, 8)  # EXIF orientations that swap width and height
+# EXIF orientation -> what turns the stored pixels upright
+ORIENTATIONS = {
+    2: lambda a: a[:, ::-1],
+    3: lambda a: a[::-1, ::-1],
+    4: lambda a: a[::-1],
+    5: lambda a: a.swapaxes(0, 1),
+    6: lambda a: np.rot90(a, -1),
+    7: lambda a: a.swapaxes(0, 1)[::-1, ::-1],
+    8: lambda a: np.rot90(a, 1),
+}
+JPEG_SCALES = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+               8: cv2.IMREAD_REDUCED_COLOR_8}
 CROP_SIDE = 1500  # JPEGs are decoded at the smallest DCT scale keeping at least this long side
 
 Source = "str | Path | bytes | bytearray | memoryview | Image.Image | np.ndarray | Photo"
@@ -134,13 +146,25 @@ def _from_bytes(data: bytes, name: str) -> Photo:
             f"{name!r} is not an image this app can read: send a JPEG, PNG, WebP or HEIC photo"
         ) from None
     _check_size(image.size, name)
-    original = image.size[::-1] if image.getexif().get(0x0112, 1) in QUARTER_TURNS else image.size
-    if image.format == "JPEG" and max(image.size) > CROP_SIDE:
-        shrink = CROP_SIDE / max(image.size)
-        image.draft("RGB", (round(image.size[0] * shrink), round(image.size[1] * shrink)))
-    pixels = _upright_rgb(image, name)
+    orientation = image.getexif().get(0x0112, 1)
+    original = image.size[::-1] if orientation in QUARTER_TURNS else image.size
+    fast = image.format == "JPEG" and image.mode in ("RGB", "L") and _complete_jpeg(data)
+    pixels = _decode_jpeg(data, max(image.size), orientation) if fast else _upright_rgb(image, name)
     reduced = pixels.shape[1] != original[0]
     return _checked(Photo(pixels, name, original if reduced else None))
+
+
+def _complete_jpeg(data: bytes) -> bool:
+    """Whether the JPEG ends with its end-of-image marker (a truncated one goes the careful way)."""
+    return b"\xff\xd9" in data[-1024:]
+
+
+def _decode_jpeg(data: bytes, long_side: int, orientation: int) -> np.ndarray:
+    """Decode with OpenCV at the smallest DCT scale keeping CROP_SIDE pixels, then turn per EXIF."""
+    factor = max([f for f in JPEG_SCALES if long_side / f >= CROP_SIDE] or [1])
+    pixels = cv2.imdecode(np.frombuffer(data, np.uint8), JPEG_SCALES[factor] | cv2.IMREAD_IGNORE_ORIENTATION)
+    pixels = ORIENTATIONS.get(orientation, lambda a: a)(pixels)
+    return np.ascontiguousarray(cv2.cvtColor(pixels, cv2.COLOR_BGR2RGB))
 
 
 def _is_heif(data: bytes) -> bool:
