@@ -48,17 +48,24 @@ def payment(payer: Wind, payee: Wind, amount: int) -> Payment:
 
 @dataclass(frozen=True, slots=True)
 class Scored:
-    """The fans of one arrangement after exclusions, with its total and ranking key."""
+    """The fans of one arrangement after the exclusion pass, and its total.
+
+    What only a shown breakdown or a tie needs (``items``, ``excluded`` with
+    the combinations left out, the ranking ``key``) is worked out on request.
+    """
 
     view: View
     counted: dict[Pattern, int]
-    excluded: tuple[Exclusion, ...]
+    exclusions: tuple[Exclusion, ...]  # what the exclusion pass removed
     total: int = field(init=False)
-    key: tuple[int, tuple[int, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "key", preference(self.counted))
-        object.__setattr__(self, "total", self.key[0])
+        object.__setattr__(self, "total", sum(VALUES[pattern] * count for pattern, count in self.counted.items()))
+
+    @property
+    def key(self) -> tuple[int, tuple[int, ...]]:
+        """Ranking key, higher is better: the total, then fans earlier on the card."""
+        return preference(self.counted)
 
     @property
     def flowers(self) -> int:
@@ -70,6 +77,20 @@ class Scored:
             item(pattern, count)
             for pattern, count in sorted(self.counted.items(), key=lambda entry: ORDER[entry[0]])
         )
+
+    @property
+    def excluded(self) -> tuple[Exclusion, ...]:
+        """The exclusion pass's, then the chow/pung combinations left out (each fan named once)."""
+        combined = self.view.chow_fans[1] + self.view.pung_fans[1]
+        if not combined:
+            return self.exclusions
+        excluded = list(self.exclusions)
+        named = {exclusion.name for exclusion in excluded}
+        for exclusion in combined:
+            if exclusion.name not in named:
+                named.add(exclusion.name)
+                excluded.append(exclusion)
+        return tuple(excluded)
 
 
 RANKING = attrgetter("key")  # sort key of Scored entries, higher is better
@@ -93,12 +114,6 @@ def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], 
 def score_arrangement(view: View) -> Scored:
     """Detect, exclude, fall back to Chicken Hand."""
     counted, excluded = apply_exclusions(detect(view))
-    combined = view.chow_fans[1] + view.pung_fans[1]
-    named = {exclusion.name for exclusion in excluded} if combined else set()
-    for exclusion in combined:
-        if exclusion.name not in named:
-            named.add(exclusion.name)
-            excluded.append(exclusion)
     return Scored(view, counted, tuple(excluded))
 
 
@@ -176,7 +191,7 @@ class MCRRuleSet:
         flags, notes = checked_flags(hand, situation)
         facts = Facts(hand, situation, flags)
         scored = [score_arrangement(View(facts, arrangement)) for arrangement in arrangements]
-        best = max(scored, key=RANKING)  # the first of equals, as a stable sort would give
+        best = max(scored, key=RANKING) if len(scored) > 1 else scored[0]  # max: the first of equals
         text = str(hand)
         others = tuple(self._breakdown(entry, text, ()) for entry in self._runners_up(scored, best, runners_up))
         return self._breakdown(best, text, notes, others, situation)
