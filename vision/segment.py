@@ -215,12 +215,18 @@ def _warp_grey(image: np.ndarray, quad: Quad, size: tuple[int, int]) -> np.ndarr
 def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
     """Seam strength per column (0..1): dark all the way down (ink leaves blank face above or below it), narrow."""
     height = grey_strip.shape[0]
-    body = grey_strip[round(0.03 * height):round(0.97 * height)].astype(np.float32)
-    face = max(float(np.percentile(body, 90)), 1.0)
-    darkness = np.clip((face - np.percentile(body, SEAM_PERCENTILE, axis=0)) / face, 0, 1)
+    body = grey_strip[round(0.03 * height):round(0.97 * height)]
+    face = max(float(_upper(body[::2, ::2].reshape(-1, 1), 90)[0]), 1.0)
+    darkness = np.clip((face - _upper(body, SEAM_PERCENTILE)) / face, 0, 1)
     profile = np.convolve(darkness, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
     narrow = cv2.getStructuringElement(cv2.MORPH_RECT, (SEAM_WIDTH, 1))
     return cv2.morphologyEx(profile, cv2.MORPH_TOPHAT, narrow, borderType=cv2.BORDER_REPLICATE)[0]
+
+
+def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
+    """Per column, the value at about ``percentile`` (a partial sort: cheaper than np.percentile)."""
+    k = min(len(values) - 1, round(percentile / 100 * (len(values) - 1)))
+    return np.partition(values, k, axis=0)[k].astype(np.float32)
 
 
 def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
