@@ -76,8 +76,10 @@ class Split:
         quads = []
         for index, (a, b) in enumerate(zip(self.cuts, self.cuts[1:])):
             corners = [tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a]
-            if index == self.lying:
-                corners = corners[1:] + corners[:1]  # its top edge is the run's right edge
+            if index == self.lying:  # lower than the standing tiles: keep its face's height, turn it upright
+                low = 1 - min(1.0, (b - a) * self.run.length * LYING_ASPECT / self.run.height)
+                corners = [corners[1] + (corners[2] - corners[1]) * low, corners[2], corners[3],
+                           corners[0] + (corners[3] - corners[0]) * low]
             quads.append(tuple(tuple(map(float, point)) for point in corners))
         return tuple(quads)
 
