@@ -1,0 +1,133 @@
+"""Photo to tiles end to end, the JSON contract, the CLI, and hand-aware decoding."""
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision import cli
+from vision.decode import decode, hand_text, is_valid
+
+DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).parents[1]
+SCENES = {
+    DATA / "row_green.jpg": "123m 456p 789s 111z 55z",
+    DATA / "row_wood.jpg": "234567m 345p 99m 555p",
+    ROOT / "assets" / "sample_hand.jpg": "123p 456p 789p 234s 77m",
+}
+
+
+def _codes(text: str) -> list[str]:
+    from scoring.tiles import parse_tiles
+
+    return [tile.code for tile in parse_tiles(text.replace(" ", ""))]
+
+
+@pytest.fixture(scope="module")
+def recognize():
+    from vision import recognize
+
+    return recognize
+
+
+@pytest.mark.parametrize(("path", "hand"), SCENES.items(), ids=lambda value: getattr(value, "name", ""))
+def test_synthetic_scenes_read_exactly(recognize, path, hand):
+    result = recognize(path)
+    assert list(result.codes) == _codes(hand)
+    groups = [len(group) - 1 for group in hand.split()]
+    assert [tile.group for tile in result.tiles] == [g for g, n in enumerate(groups) for _ in range(n)]
+    lying = [i for i, tile in enumerate(result.tiles) if tile.rotated]
+    assert lying == ([12] if path.name == "row_wood.jpg" else [])
+
+
+def test_sample_hand_is_a_complete_winning_hand(recognize):
+    from scoring.decompose import decompose
+    from scoring.hand import Hand
+
+    result = recognize(ROOT / "assets" / "sample_hand.jpg")
+    hand = Hand.parse(result.hand, win=result.tiles[-1].tile)
+    assert decompose(hand)
+
+
+def test_real_single_row_reads_exactly(recognize, shared_datasets):
+    result = recognize(shared_datasets / "real-photos" / "raw-images" / "2-4.jpg")
+    assert list(result.codes) == _codes("123456789p")
+
+
+def test_exif_rotated_photo_reads_the_same(recognize):
+    path = DATA / "row_green.jpg"
+    upright = recognize(path)
+    exif = Image.Exif()
+    exif[0x0112] = 8  # stored turned clockwise; the viewer turns it back
+    buffer = io.BytesIO()
+    Image.open(path).rotate(-90, expand=True).save(buffer, "JPEG", quality=95, exif=exif)
+    turned = recognize(buffer.getvalue())
+    assert turned.codes == upright.codes and (turned.width, turned.height) == (upright.width, upright.height)
+    assert np.allclose(np.array([t.box for t in turned.tiles]), np.array([t.box for t in upright.tiles]), atol=3)
+
+
+def test_json_contract(recognize, capsys):
+    assert cli.main([str(DATA / "row_green.jpg"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    first = data["tiles"][0]
+    assert set(first) == {"tile", "confidence", "alternatives", "box", "row", "group", "rotated", "changed", "doubtful"}
+    assert first["tile"] == "1m" and len(first["box"]) == 4 and first["alternatives"][0][0] == "1m"
+    assert data["hand"] == "123m 456p 789s 11155z"
+
+
+def test_overlay_is_written(recognize, tmp_path, capsys):
+    out = tmp_path / "overlay.png"
+    assert cli.main([str(DATA / "row_green.jpg"), "--overlay", str(out)]) == 0
+    assert Image.open(out).size == Image.open(DATA / "row_green.jpg").size
+    assert capsys.readouterr().out.startswith("hand: 123m 456p 789s 11155z\n 1. 1m ")
+
+
+@pytest.mark.parametrize(
+    ("argument", "words"),
+    [("/no/such.jpg", "'/no/such.jpg' is not a file"), (__file__, "is not an image this app can read")],
+)
+def test_cli_errors_go_to_stderr_with_status_2(argument, words, capsys):
+    assert cli.main([argument]) == 2
+    captured = capsys.readouterr()
+    assert words in captured.err and "Traceback" not in captured.err and captured.out == ""
+
+
+def _options(*pairs):
+    return tuple(pairs)
+
+
+def test_decoding_completes_the_hand_with_a_second_choice():
+    sure = [_options((code, 0.99)) for code in _codes("123m444p567s111z9p")]
+    last = _options(("9s", 0.5), ("9p", 0.4), ("3z", 0.1))
+    reading = decode([*sure, last])
+    assert reading.codes[-1] == "9p" and reading.changed[-1] and reading.doubtful[-1] and reading.valid
+    assert not any(reading.changed[:-1])
+
+
+def test_decoding_respects_copies_and_single_bonus_tiles():
+    reading = decode([_options(("1f", 0.9), ("2f", 0.1)), _options(("1f", 0.8), ("3f", 0.15))])
+    assert reading.codes == ("1f", "3f") and reading.changed == (False, True)
+    assert not is_valid(("5m",) * 5) and is_valid(("5m",) * 4)
+
+
+def test_confident_tiles_are_never_changed():
+    codes = _codes("123m444p567s111z98p")  # not a winning hand, everything sure
+    reading = decode([_options((code, 0.99)) for code in codes])
+    assert reading.codes == tuple(codes) and not reading.valid and not any(reading.doubtful)
+
+
+def test_hand_text_takes_four_of_a_kind_as_a_kong():
+    assert hand_text(_codes("123m444p567s1111z99p") + ["2f"]) == "123m 44499p 567s [1111z] 2f"
+    assert hand_text(["back", "none"]) == ""
+
+
+def test_import_vision_loads_neither_opencv_nor_the_model():
+    import subprocess
+    import sys
+
+    code = "import sys, vision; print('cv2' in sys.modules, 'vision.recognize' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    assert out.split() == ["False", "False"]
