@@ -52,9 +52,14 @@ def test_sample_hand_is_a_complete_winning_hand(recognize):
     assert decompose(hand)
 
 
-def test_real_single_row_reads_exactly(recognize, shared_datasets):
-    result = recognize(shared_datasets / "real-photos" / "raw-images" / "2-4.jpg")
-    assert list(result.codes) == _codes("123456789p")
+@pytest.mark.parametrize(
+    ("name", "tiles"),
+    [("2-1.jpg", "123456789s"), ("2-2.jpg", "1234765z"), ("2-3.jpg", "56781243f"), ("2-4.jpg", "123456789p"),
+     ("2-5.jpg", "123456789m")],
+)
+def test_real_single_rows_read_exactly(recognize, shared_datasets, name, tiles):
+    result = recognize(shared_datasets / "real-photos" / "raw-images" / name)
+    assert list(result.codes) == _codes(tiles)
 
 
 def test_exif_rotated_photo_reads_the_same(recognize):
