@@ -111,3 +111,18 @@ def look_groups(images: list[np.ndarray], groups: int = LOOK_GROUPS, seed: int =
     _, labels, centres = cv2.kmeans(lab, groups, None, criteria, 5, cv2.KMEANS_PP_CENTERS)
     rank = np.argsort(np.argsort(centres[:, 0]))
     return rank[labels.ravel()]
+
+
+def evaluation_split(hold_out_group: int | None = None,
+                     root: Path = ROOT) -> tuple[list[RealTile], list[RealTile]]:
+    """(train, evaluate): the fixed split, or for a look group, every crop of that group held out.
+
+    With a group, train is the fixed TRAIN part minus that group (a hold-out-by-set experiment).
+    """
+    tiles = load(root)
+    train, held_out = split(tiles)
+    if hold_out_group is None:
+        return train, held_out
+    groups = dict(zip((t.path for t in tiles), look_groups([t.image() for t in tiles])))
+    return ([t for t in train if groups[t.path] != hold_out_group],
+            [t for t in tiles if groups[t.path] == hold_out_group])

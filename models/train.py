@@ -11,6 +11,7 @@ imported only here (the `train` extra). Preprocessing is
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass
@@ -73,7 +74,8 @@ def _augment_chunk(task: tuple[int, int, list[np.ndarray]]) -> list[np.ndarray]:
 
 def real_training_set(tiles: list[real_tiles.RealTile], variants: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """`variants` augmented copies of every real TRAIN crop (cached in ~/.cache/mahjong-lens)."""
-    path = synth.CACHE_DIR / f"real_train_{synth.CROP_SIZE[0]}x{synth.CROP_SIZE[1]}_{variants}_{seed}.npz"
+    digest = hashlib.sha1("\n".join(tile.path.name for tile in tiles).encode()).hexdigest()[:8]
+    path = synth.CACHE_DIR / f"real_train_{synth.CROP_SIZE[0]}x{synth.CROP_SIZE[1]}_{variants}_{seed}_{digest}.npz"
     if path.is_file():
         data = np.load(path)
         return data["images"], data["labels"]
@@ -152,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth-per-class", type=int, default=Config.synth_per_class)
     parser.add_argument("--real-variants", type=int, default=Config.real_variants)
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "tile_classifier.onnx")
+    parser.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
+                        help="hold-out-by-set experiment: train without any real crop of this look group")
     args = parser.parse_args(argv)
     config = Config(epochs=args.epochs, synth_per_class=args.synth_per_class, real_variants=args.real_variants)
     started = time.time()
@@ -160,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     faces, skipped = load_faces()
     if skipped:
         print("artwork sources skipped:", *skipped, sep="\n  ")
-    train_tiles, held_out = real_tiles.split(real_tiles.load())
+    train_tiles, held_out = real_tiles.evaluation_split(args.hold_out_group)
     synth_images, synth_labels = synth.cached(config.synth_per_class, config.seed)
     real_images, real_labels = real_training_set(train_tiles, config.real_variants, config.seed)
     originals = [tile.image() for tile in train_tiles]
