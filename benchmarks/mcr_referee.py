@@ -510,11 +510,12 @@ def _fans(items) -> Fans:
     return out
 
 
-def project_result(deal: Deal) -> tuple[Fans, tuple[Fans, ...]]:
-    """This project's fans for a deal, and those of each runner-up arrangement."""
+def project_result(deal: Deal, runners_up: int = 0) -> tuple[Fans, tuple[Fans, ...]]:
+    """This project's fans for a deal, and those of up to `runners_up`
+    next-best arrangements."""
     from scoring import score
 
-    breakdown = score(deal.hand, ruleset="mcr", win=deal.win_code, runners_up=1000,  # all of them
+    breakdown = score(deal.hand, ruleset="mcr", win=deal.win_code, runners_up=runners_up,
                       **deal.situation.kwargs())
     return _fans(breakdown.items), tuple(_fans(r.items) for r in breakdown.runners_up)
 
@@ -689,7 +690,7 @@ class Verdict:
 
 def referee(deal: Deal) -> Verdict:
     """Compare one deal."""
-    project, runners_up = project_result(deal)
+    project = project_result(deal)[0]
     fans = referee_fans(deal)
     raw = compare(project, fans)
     applied, stages = [], [fans]
@@ -701,6 +702,7 @@ def referee(deal: Deal) -> Verdict:
                 applied.append(divergence.name)
                 stages.append(fans)
     remaining = raw and compare(project, fans)
+    runners_up = project_result(deal, runners_up=1000)[1] if remaining else ()  # all of them
     if remaining and any(_choice_explained(deal, project, r, f) for r in runners_up for f in stages):
         applied.append(ARRANGEMENT_CHOICE)
         remaining = None
