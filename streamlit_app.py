@@ -12,6 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 import scoring
+from scoring.hand import Hand
 from scoring.situation import FLAGS
 
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
@@ -20,14 +21,14 @@ WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 @st.cache_resource
-def load_recognizer():
-    """Import the recogniser (and its model) once per server process."""
-    from vision import recognize
+def load_vision():
+    """Import the recogniser once per server process (its model loads on first use)."""
+    from vision import decode, io, overlay, recognize
 
-    return recognize
+    return recognize, io.load, overlay.draw, decode.hand_text
 
 
-def photo_panel() -> tuple[bytes | None, str]:
+def photo_panel() -> tuple[bytes, str]:
     """The photo to read: an upload, or the built-in sample. Returns (bytes, name)."""
     st.subheader("1. Photo of the winning hand")
     upload = st.file_uploader(
@@ -35,45 +36,87 @@ def photo_panel() -> tuple[bytes | None, str]:
     )
     if upload is not None:
         return upload.getvalue(), upload.name
-    if SAMPLE_PHOTO.is_file():
-        st.caption("No photo yet: showing the built-in sample hand.")
-        return SAMPLE_PHOTO.read_bytes(), SAMPLE_PHOTO.name
-    return None, ""
+    st.caption("No photo yet: showing the built-in sample hand.")
+    return SAMPLE_PHOTO.read_bytes(), SAMPLE_PHOTO.name
 
 
-def recognition_panel(photo: bytes | None, name: str) -> None:
-    """Read the tiles; put the suggested hand into the editable field once per new photo."""
-    if photo is None:
-        return
+def recognition_panel(photo: bytes, name: str) -> None:
+    """Read the tiles of a new photo and put the suggested hand into the hand field."""
+    recognize, load, draw, _ = load_vision()
     digest = hashlib.sha256(photo).hexdigest()
-    if st.session_state.get("photo_digest") == digest:
-        result = st.session_state.get("recognition")
-    else:
-        try:
-            result = load_recognizer()(photo)
-        except ValueError as error:
-            st.error(f"Could not read {name}: {error}")
-            return
+    if st.session_state.get("photo_digest") != digest:
         st.session_state["photo_digest"] = digest
-        st.session_state["recognition"] = result
-        st.session_state["hand"] = result.hand
+        try:
+            result = recognize(photo)
+        except ValueError as error:
+            st.session_state["recognition"] = None
+            st.session_state["read_error"] = f"Could not read {name}: {error}"
+        else:
+            st.session_state["recognition"] = result
+            st.session_state["read_error"] = None
+            st.session_state["codes"] = list(result.codes)
+            st.session_state["hand"] = result.hand
+    result = st.session_state.get("recognition")
     if result is None:
+        st.error(st.session_state.get("read_error") or f"Could not read {name}.")
         return
-    st.image(photo, caption=name, use_container_width=True)
-    doubtful = [(i, t) for i, t in enumerate(result.tiles, 1) if t.doubtful or t.changed]
-    st.write(f"Read {len(result.tiles)} tiles.")
-    for number, tile in doubtful:
-        options = ", ".join(f"{code} {p:.0%}" for code, p in tile.alternatives)
-        st.warning(f"Tile {number}: read as {tile.tile}, please check ({options}).")
+    if not result.tiles:
+        st.error("No tiles found in this photo: retake it from above, with the tiles filling the frame.")
+        return
+    st.image(draw(load(photo).pixels, result), caption=f"{name}: {len(result.tiles)} tiles", width="stretch")
+    fix_panel(result)
 
 
-def hand_panel() -> tuple[str, str]:
+def fix_panel(result) -> None:
+    """One-tap fixes: each doubtful tile offers its alternatives; a choice rewrites the hand."""
+    doubtful = [(i, t) for i, t in enumerate(result.tiles) if t.doubtful or t.changed]
+    if not doubtful:
+        st.success("Every tile was read confidently. Check the hand below all the same.")
+        return
+    st.warning(f"{len(doubtful)} tile(s) to check: pick what the tile really is.")
+    columns = st.columns(min(len(doubtful), 4))
+    for n, (i, tile) in enumerate(doubtful):
+        options = list(dict.fromkeys([tile.tile, *(code for code, _ in tile.alternatives)]))
+        probabilities = dict(tile.alternatives)
+        columns[n % len(columns)].selectbox(
+            f"Tile {i + 1}",
+            options,
+            key=f"fix_{st.session_state['photo_digest'][:12]}_{i}",
+            format_func=lambda code, p=probabilities: f"{code} ({p[code]:.0%})" if code in p else code,
+            on_change=_apply_fix,
+            args=(i,),
+        )
+
+
+def _apply_fix(index: int) -> None:
+    """Callback: replace tile ``index`` and rebuild the suggested hand string."""
+    codes = st.session_state["codes"]
+    codes[index] = st.session_state[f"fix_{st.session_state['photo_digest'][:12]}_{index}"]
+    st.session_state["hand"] = load_vision()[3](codes)
+
+
+def standing_tiles(hand: str) -> tuple[list[str], str | None]:
+    """The distinct standing tiles of a hand string (to pick the winning tile from), or the parse error."""
+    if not hand.strip():
+        return [], None
+    try:
+        parsed = Hand.parse(hand, win="1m")
+    except ValueError as error:
+        return [], f"{error}"
+    return list(dict.fromkeys(tile.code for tile in parsed.standing)), None
+
+
+def hand_panel() -> tuple[str, str | None]:
     """The confirmed hand in notation, and the winning tile."""
     st.subheader("2. Check the tiles")
     hand = st.text_input(
-        "Hand (e.g. `123m 456p 789s 11z [555z]`, exposed sets in brackets)", key="hand"
+        "Hand: bare tiles stand concealed, [exposed sets], (concealed kongs), e.g. `123m 456p 11z [555z]`",
+        key="hand",
     )
-    win = st.text_input("Winning tile (e.g. `9s`)", key="win")
+    tiles, error = standing_tiles(hand)
+    if error:
+        st.error(f"{error}. Correct the hand above (notation: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `1z`-`7z`, `1f`-`8f`).")
+    win = st.selectbox("Winning tile", tiles, index=None, key="win", placeholder="Tap the winning tile")
     return hand, win
 
 
@@ -107,8 +150,8 @@ def rules_panel() -> tuple[str, dict[str, object]]:
 def breakdown_panel(hand: str, win: str, ruleset: str, situation: dict[str, object]) -> None:
     """Score the hand and show every item, what was excluded, the total and the payments."""
     st.subheader("4. Score")
-    if not hand.strip() or not win.strip():
-        st.info("Enter the hand and the winning tile to see the score.")
+    if not hand.strip() or not win:
+        st.info("Enter the hand and pick the winning tile to see the score.")
         return
     try:
         breakdown = scoring.score(hand, ruleset=ruleset, win=win, **situation)

@@ -13,9 +13,10 @@ def app() -> AppTest:
     return AppTest.from_file(APP, default_timeout=60).run()
 
 
-def enter(app: AppTest, hand: str, win: str) -> AppTest:
-    app.text_input(key="hand").input(hand)
-    app.text_input(key="win").input(win)
+def enter(app: AppTest, hand: str, win: str | None) -> AppTest:
+    app.text_input(key="hand").input(hand).run()
+    if win is not None:
+        app.selectbox(key="win").select(win)
     return app.run()
 
 
@@ -31,11 +32,11 @@ def test_scores_a_typed_hand_with_items_and_total(app):
 @pytest.mark.parametrize(
     ("hand", "win", "message"),
     [
-        ("123m 456p 789s 11z 55555z", "9s", "5 copies of 5z"),
-        ("123m 456p 789s 11z 555x", "9s", "555x"),
-        ("123m 456p 789s 11z 555z", "1p", "1p"),
+        ("123m 456p 789s 11z 55555z", None, "5 copies of 5z"),
+        ("123m 456p 789s 11z 555x", None, "555x"),
+        ("123m 456p 789s 11z 55z", "1z", "13 tiles"),
     ],
-    ids=["five-of-a-tile", "bad-token", "win-not-in-hand"],
+    ids=["five-of-a-tile", "bad-token", "wrong-count"],
 )
 def test_bad_hand_shows_a_message_and_keeps_the_input(app, hand, win, message):
     enter(app, hand, win)
@@ -49,3 +50,25 @@ def test_rule_set_choice_lists_every_registered_rule_set(app):
 
     names = [f"{r.name}: {r.description}" for r in scoring.RULESETS.values()]
     assert list(app.selectbox(key="ruleset").options) == names
+
+
+def test_sample_photo_is_read_into_the_hand_field_and_scores(app):
+    assert not app.exception
+    assert app.text_input(key="hand").value == "77m 123456789p 234s"
+    app.selectbox(key="win").select("7m").run()
+    assert "Pure Straight" in list(app.table[0].value["pattern"])
+
+
+def test_picking_an_alternative_for_a_doubtful_tile_rewrites_the_hand(app):
+    from vision.decode import hand_text
+
+    fixes = [box for box in app.selectbox if box.key.startswith("fix_")]
+    assert fixes, "the sample photo has doubtful tiles to confirm"
+    box = fixes[0]
+    index = int(box.key.rsplit("_", 1)[1])
+    tile = app.session_state["recognition"].tiles[index]
+    other = next(code for code, _ in tile.alternatives if code != box.value)
+    codes = list(app.session_state["codes"])
+    box.select(other).run()
+    codes[index] = other
+    assert app.text_input(key="hand").value == hand_text(codes)
