@@ -5,7 +5,8 @@ into ~/.cache/mahjong-lens/scenes) and the real photos labelled by eye
 (`benchmarks/data/real_photos.json`, images from ../shared). Per part: per-tile
 accuracy after an edit-distance alignment against the labels (a missed or an
 extra tile is an error; `?` labels are free), the share of images read exactly
-right, raw (top-1 of each tile) and after hand-aware decoding, and the median /
+right, raw (top-1 of each tile) and after hand-aware decoding, the decoded
+errors split into wrong / missed / extra tiles, and the median /
 p90 time per image (file to tile list). Then the median time on a 12-megapixel
 JPEG. mahjong-detector knows only the 34 riichi classes: bonus tiles and backs
 count as `?` for it. Its detections are put in reading order (rows by y, then x)
@@ -20,7 +21,7 @@ import argparse
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -34,18 +35,38 @@ DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
                   "haku": "5z", "hatsu": "6z", "chun": "7z"}
 
 
-def align(truth: Sequence[str], predicted: Sequence[str]) -> int:
-    """Edit distance: substitutions, missed and extra tiles cost 1; a `?` label costs nothing."""
-    previous = [0]
-    for code in predicted:
-        previous.append(previous[-1] + 1)
+@dataclass(frozen=True, order=True)
+class Errors:
+    """Alignment errors of one reading (or a sum of them), ordered by their total first."""
+
+    total: int = 0
+    wrong: int = 0
+    missed: int = 0
+    extra: int = 0
+
+    def __add__(self, other: "Errors") -> "Errors":
+        return Errors(*(a + b for a, b in zip(astuple(self), astuple(other))))
+
+    def __str__(self) -> str:
+        return f"{self.wrong}/{self.missed}/{self.extra}"
+
+
+WRONG, MISSED, EXTRA = Errors(1, wrong=1), Errors(1, missed=1), Errors(1, extra=1)
+
+
+def align(truth: Sequence[str], predicted: Sequence[str]) -> Errors:
+    """Edit-distance alignment: a wrong, missed or extra tile costs 1; a `?` label costs nothing."""
+    none = Errors()
+    previous = [none]
+    for _ in predicted:
+        previous.append(previous[-1] + EXTRA)
     for label in truth:
         free = label == UNKNOWN
-        current = [previous[0] + (0 if free else 1)]
+        current = [previous[0] + (none if free else MISSED)]
         for j, code in enumerate(predicted, 1):
-            current.append(min(previous[j - 1] + (0 if free or label == code else 1),
-                               previous[j] + (0 if free else 1),
-                               current[j - 1] + 1))
+            current.append(min(previous[j - 1] + (none if free or label == code else WRONG),
+                               previous[j] + (none if free else MISSED),
+                               current[j - 1] + EXTRA))
         previous = current
     return previous[-1]
 
@@ -73,7 +94,7 @@ class Tally:
     """Scores of one reader on one part."""
 
     tiles: int
-    errors: tuple[int, int]  # raw, decoded
+    errors: tuple[Errors, Errors]  # raw, decoded
     exact: tuple[int, int]  # images read exactly right: raw, decoded
     seconds: tuple[float, ...]
 
@@ -83,13 +104,14 @@ class Tally:
         raw = [align(truth, reading.raw) for truth, reading in results]
         decoded = [align(truth, reading.decoded) for truth, reading in results]
         return cls(sum(code != UNKNOWN for truth, _ in results for code in truth),
-                   (sum(raw), sum(decoded)), (raw.count(0), decoded.count(0)),
+                   (sum(raw, Errors()), sum(decoded, Errors())),
+                   (sum(e.total == 0 for e in raw), sum(e.total == 0 for e in decoded)),
                    tuple(reading.seconds for _, reading in results))
 
     def row(self) -> list[str]:
         n, ms = len(self.seconds), sorted(s * 1000 for s in self.seconds)
-        return [*(f"{1 - e / max(1, self.tiles):.1%}" for e in self.errors),
-                *(f"{x / n:.1%}" for x in self.exact),
+        return [*(f"{1 - e.total / max(1, self.tiles):.1%}" for e in self.errors),
+                *(f"{x / n:.1%}" for x in self.exact), str(self.errors[1]),
                 f"{statistics.median(ms):.0f}", f"{ms[min(n - 1, int(0.9 * n))]:.0f}"]
 
 
@@ -169,7 +191,7 @@ READERS: dict[str, tuple[Reader, Callable[[Sequence[str]], tuple[str, ...]]]] = 
     "mahjong-detector": (read_detector, detector_truth),
 }
 HEADER = ["part", "reader", "images", "tiles", "tile raw", "tile decoded",
-          "exact raw", "exact decoded", "median ms", "p90 ms"]
+          "exact raw", "exact decoded", "wrong/missed/extra", "median ms", "p90 ms"]
 
 
 def use_model(path: Path) -> None:
@@ -205,8 +227,9 @@ def print_mistakes(part: str, samples: list[Sample], results: Results) -> None:
     """Every image a reader got wrong after decoding: labels above the reading."""
     for name, pairs in results.items():
         for sample, (truth, reading) in zip(samples, pairs):
-            if align(truth, reading.decoded):
-                print(f"{part} {name} {sample.name}: {align(truth, reading.decoded)} errors\n"
+            errors = align(truth, reading.decoded)
+            if errors.total:
+                print(f"{part} {name} {sample.name}: {errors} wrong/missed/extra\n"
                       f"  labels {' '.join(truth)}\n  read   {' '.join(reading.decoded)}")
 
 
@@ -241,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 readers[name] = reader
         rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
-                         f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", ""]]
+                         f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", ""]]
         for part, samples in parts.items():
             results = run_part(samples, readers)
             if args.mistakes:
@@ -255,7 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, (read, _) in readers.items():
             print(f"  {name}: {median_ms(read, big):.0f} ms")
     print("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
-          "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'.")
+          "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'; "
+          "wrong/missed/extra counts tiles after decoding.")
     return 0
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import Reading, Tally, align, detector_truth
+from benchmarks.recognition import Errors, Reading, Tally, align, detector_truth
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import TILESET, Placed, SceneError, SceneSpec, cache_path, load_specs, render
 
@@ -67,13 +67,15 @@ def test_a_scene_renders_deterministically():
 
 def test_alignment_counts_missed_extra_and_wrong_tiles():
     truth = ("1m", "2m", "3m", "5p")
-    assert align(truth, truth) == 0
-    assert align(truth, ("1m", "3m", "5p")) == 1  # missed
-    assert align(truth, ("1m", "2m", "2m", "3m", "5p")) == 1  # extra
-    assert align(truth, ("1m", "2m", "4m", "5p")) == 1  # wrong
-    assert align(truth, ()) == 4
-    assert align(("1m", "?", "3m"), ("1m", "9s", "3m")) == 0  # unknown labels are free
-    assert align(("1m", "?", "3m"), ("1m", "3m")) == 0
+    assert align(truth, truth) == Errors()
+    assert align(truth, ("1m", "3m", "5p")) == Errors(1, missed=1)
+    assert align(truth, ("1m", "2m", "2m", "3m", "5p")) == Errors(1, extra=1)
+    assert align(truth, ("1m", "2m", "4m", "5p")) == Errors(1, wrong=1)
+    assert align(truth, ()) == Errors(4, missed=4)
+    assert align(truth, ("9s", "1m", "2m", "3m")) == Errors(2, missed=1, extra=1)
+    assert align(("1m", "?", "3m"), ("1m", "9s", "3m")).total == 0  # unknown labels are free
+    assert align(("1m", "?", "3m"), ("1m", "3m")).total == 0
+    assert str(Errors(3, 1, 1, 1) + Errors(1, 0, 0, 1)) == "1/1/2"
 
 
 def test_detector_is_scored_only_on_riichi_classes():
@@ -84,5 +86,5 @@ def test_tally_scores_raw_and_decoded_separately():
     truth = ("1m", "2m", "?")
     tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), 0.2)),
                       (("4p",), Reading((), ("4p",), 0.1))])
-    assert (tally.tiles, tally.errors, tally.exact) == (3, (2, 0), (0, 2))
-    assert tally.row()[:4] == ["33.3%", "100.0%", "0.0%", "100.0%"]
+    assert (tally.tiles, [e.total for e in tally.errors], tally.exact) == (3, [2, 0], (0, 2))
+    assert tally.row()[:5] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0"]
