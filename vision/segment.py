@@ -33,7 +33,8 @@ MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
 MIN_TILE_SHARE = 0.03  # nor is a tile in a row of a grid less high than this share of the photo's long side
 GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams between rows
-ROW_SEAM = 0.015  # a blob is cut into rows only where its row seams score at least this
+ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at for row seams
+ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
 
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
 
@@ -128,11 +129,21 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
         return [box]
     height = GRID_HEIGHT
     width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
-    profile = seam_profile(_warp_grey(image, box, (width, height)).T)
+    slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
+    profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
     best = max((_split(run, profile, count) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
-    if best.seam < ROW_SEAM and fewest == 1:
+    if fewest == 1 and (best.seam < ROW_SEAM or _column_fit(image, run, best.count) < _column_fit(image, run, 1)):
         return [box]
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
+
+
+def _column_fit(grey: np.ndarray, run: Run, rows: int) -> float:
+    """How well the blob's column seams fit tiles 1/rows of its height high (the best split's score)."""
+    height = STRIP_HEIGHT * rows
+    profile = seam_profile(_warp_grey(grey, run.corners, (max(8, round(run.length * height / run.height)), height)))
+    width = len(profile)
+    counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))), max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
+    return max(_split(run, profile, count).seam for count in counts)
 
 
 def _band(box: Quad, top: float, bottom: float) -> Quad:
