@@ -9,7 +9,7 @@ The committed specs (`benchmarks/data/scenes.json`) hold the seed, the labels
 and the layout; everything else (camera, light, texture) follows
 from the seed, so `render(spec)` is deterministic.
 
-`python -m datasets.scenes --write N` rewrites the specs;
+`python -m datasets.scenes --write N` rewrites the specs (with labels: tiles, boxes);
 `python -m datasets.scenes --sheet OUT.png` renders a small contact sheet.
 """
 
@@ -105,6 +105,11 @@ class SceneSpec:
 def load_specs(path: Path = SPECS) -> list[SceneSpec]:
     """The committed scene specs."""
     return [SceneSpec.from_json(item) for item in json.loads(path.read_text())["scenes"]]
+
+
+def load_boxes(path: Path = SPECS) -> dict[int, list[list[list[int]]]]:
+    """The committed tile boxes per scene seed (see `tile_boxes`)."""
+    return {item["seed"]: item["boxes"] for item in json.loads(path.read_text())["scenes"]}
 
 
 # ---------------------------------------------------------------- hands
@@ -243,28 +248,55 @@ def _tile(placed: Placed, body: str) -> Image.Image:
     return tile.rotate(90, expand=True) if placed.sideways else tile
 
 
-def _plane(spec: SceneSpec, rng: np.random.Generator) -> Image.Image:
-    """All tiles laid out flat (transparent elsewhere): groups touching inside, apart between."""
-    rows = []
-    for row in spec.rows:
-        tiles = [[_tile(p, spec.body) for p in group] for group in row]
-        gaps = [int(rng.uniform(0.3, 0.9) * FACE[0]) for _ in row]
-        width = sum(t.width for g in tiles for t in g) + sum(gaps[1:])
-        height = max(t.height for g in tiles for t in g)
-        image, x = Image.new("RGBA", (width, height), (0, 0, 0, 0)), 0
-        for gap, group in zip([0] + gaps[1:], tiles):
-            x += gap
-            for tile in group:
-                image.alpha_composite(tile, (x, height - tile.height))
-                x += tile.width - int(rng.integers(0, 2))
-        rows.append(image)
-    pad = FACE[1] // 2
-    width = max(r.width for r in rows) + 2 * pad
-    height = sum(r.height for r in rows) + pad * (len(rows) + 1)
-    plane, y = Image.new("RGBA", (width, height), (0, 0, 0, 0)), pad
-    for row in rows:
-        plane.alpha_composite(row, (pad + int(rng.integers(0, pad // 2)), y))
-        y += row.height + pad
+TOP = (FACE[0] + 2 * MARGIN, FACE[1] + 2 * MARGIN)  # a tile's front surface (w, h), rim included
+
+
+def _size(placed: Placed) -> tuple[int, int]:
+    """(w, h) of a tile's image: front surface plus thickness, turned when it lies sideways."""
+    return (TOP[1] + DEPTH, TOP[0]) if placed.sideways else (TOP[0], TOP[1] + DEPTH)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each tile lies in the flat plane (top-left corners, reading order) and the plane size."""
+
+    size: tuple[int, int]
+    tiles: tuple[tuple[Placed, int, int], ...]
+
+    @classmethod
+    def of(cls, spec: SceneSpec, rng: np.random.Generator) -> "Layout":
+        """Groups touching inside, laid apart between; rows stacked with a margin."""
+        pad, rows = FACE[1] // 2, []
+        for row in spec.rows:
+            gaps = [int(rng.uniform(0.3, 0.9) * FACE[0]) for _ in row]
+            height, x, placed = max(_size(t)[1] for group in row for t in group), 0, []
+            for gap, group in zip([0] + gaps[1:], row):
+                x += gap
+                for tile in group:
+                    placed.append((tile, x, height - _size(tile)[1]))
+                    x += _size(tile)[0] - int(rng.integers(0, 2))
+            rows.append((placed, sum(_size(t)[0] for g in row for t in g) + sum(gaps[1:]), height))
+        tiles, y = [], pad
+        for placed, _, height in rows:
+            dx = pad + int(rng.integers(0, pad // 2))
+            tiles += [(tile, x + dx, ty + y) for tile, x, ty in placed]
+            y += height + pad
+        return cls((max(w for _, w, _ in rows) + 2 * pad, y), tuple(tiles))
+
+    def tops(self) -> np.ndarray:
+        """(N, 4, 2) corners of each tile's front surface: top-left, top-right, bottom-right, bottom-left."""
+        quads = []
+        for tile, x, y in self.tiles:
+            w, h = TOP[::-1] if tile.sideways else TOP
+            quads.append([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+        return np.array(quads, dtype=np.float32).reshape(-1, 4, 2)
+
+
+def _plane(spec: SceneSpec, layout: Layout) -> Image.Image:
+    """All tiles drawn flat at their layout positions (transparent elsewhere)."""
+    plane = Image.new("RGBA", layout.size, (0, 0, 0, 0))
+    for tile, x, y in layout.tiles:
+        plane.alpha_composite(_tile(tile, spec.body), (x, y))
     return plane
 
 
@@ -327,14 +359,24 @@ def render(spec: SceneSpec) -> np.ndarray:
     """The scene as an RGB uint8 image of OUTPUT size (deterministic in the spec)."""
     rng = np.random.default_rng([spec.seed, 2])
     camera = Camera.from_seed(spec.seed)
-    plane = np.asarray(_plane(spec, rng), dtype=np.float32)
-    matrix = _homography((plane.shape[1], plane.shape[0]), camera)
+    layout = Layout.of(spec, rng)
+    plane = np.asarray(_plane(spec, layout), dtype=np.float32)
+    matrix = _homography(layout.size, camera)
     warped = cv2.warpPerspective(plane, matrix, OUTPUT, flags=cv2.INTER_LINEAR)
     alpha = warped[..., 3:] / 255.0
     shift = np.float32([[1, 0, camera.shadow[0]], [0, 1, camera.shadow[1]]])
     shadow = cv2.GaussianBlur(cv2.warpAffine(alpha[..., 0], shift, OUTPUT), (0, 0), 9)[..., None]
     table = _texture(spec.background, rng) * (1 - 0.55 * shadow)
     return _light(table * (1 - alpha) + warped[..., :3] * alpha, camera, rng)
+
+
+def tile_boxes(spec: SceneSpec) -> list[list[list[int]]]:
+    """Each tile's front surface in the rendered image (reading order), four corners
+    top-left, top-right, bottom-right, bottom-left of the tile as laid, rounded to pixels."""
+    layout = Layout.of(spec, np.random.default_rng([spec.seed, 2]))
+    matrix = _homography(layout.size, Camera.from_seed(spec.seed))
+    quads = cv2.perspectiveTransform(layout.tops().reshape(-1, 1, 2), matrix).reshape(-1, 4, 2)
+    return np.rint(quads).astype(int).tolist()
 
 
 def cache_path(spec: SceneSpec) -> Path:
@@ -364,6 +406,15 @@ def contact_sheet(specs: list[SceneSpec], out: Path, columns: int = 4) -> None:
     sheet.save(out)
 
 
+def write_specs(specs: list[SceneSpec], path: Path = SPECS) -> None:
+    """Specs with their labels (tiles per row and tile boxes), one scene a line."""
+    about = ("evaluation scenes: seed, body, table, rows of groups (`*` = sideways) and each tile's front "
+             "surface in the 1280x960 render (reading order; corners TL TR BR BL of the tile as laid); "
+             "render with datasets.scenes.render (KMahjongg traditional faces, not committed)")
+    lines = [json.dumps({**spec.to_json(), "boxes": tile_boxes(spec)}) for spec in specs]
+    path.write_text(json.dumps({"about": about})[:-1] + ', "scenes": [\n' + ",\n".join(lines) + "\n]}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """`--write N` rewrites the committed specs; `--sheet OUT.png` renders a contact sheet."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -371,9 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sheet", type=Path, help="render a contact sheet of the first scenes")
     args = parser.parse_args(argv)
     if args.write:
-        doc = {"about": "evaluation scenes; render with datasets.scenes.render (KMahjongg traditional faces)",
-               "scenes": [spec.to_json() for spec in make_specs(args.write)]}
-        SPECS.write_text(json.dumps(doc, indent=0) + "\n")
+        write_specs(make_specs(args.write))
     if args.sheet:
         contact_sheet(load_specs(), args.sheet)
     return 0

@@ -8,7 +8,8 @@ from PIL import Image, ImageOps
 
 from benchmarks.recognition import Errors, Reading, Tally, align, detector_truth
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
-from datasets.scenes import TILESET, Placed, SceneError, SceneSpec, cache_path, load_specs, render
+from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
+                             tile_boxes)
 
 PHOTOS = load_photos()
 SPECS = load_specs()
@@ -49,6 +50,17 @@ def test_scene_specs_are_enough_and_round_trip():
     assert Placed.parse("5p*") == Placed("5p", True) and str(Placed("5p", True)) == "5p*"
     with pytest.raises(SceneError, match="9z"):
         Placed.parse("9z")
+
+
+def test_scene_boxes_are_committed_and_reproduced():
+    boxes = load_boxes()
+    for spec in SPECS:
+        committed = np.array(boxes[spec.seed])
+        assert committed.shape == (sum(len(row) for row in spec.labels), 4, 2)
+        assert np.abs(committed - np.array(tile_boxes(spec))).max() <= 1, spec.seed
+        assert committed.min() >= 0 and committed[..., 0].max() < 1280 and committed[..., 1].max() < 960
+    first_row = np.array(boxes[SPECS[0].seed])[:len(SPECS[0].labels[0])]
+    assert (np.diff(first_row[:, 0, 0]) > 0).all()  # reading order runs left to right
 
 
 def test_scene_cache_is_keyed_by_the_spec():
