@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import Errors, Reading, Tally, align, detector_truth
+from benchmarks.recognition import Errors, Reading, Tally, align, detector_truth, located
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -96,7 +96,15 @@ def test_detector_is_scored_only_on_riichi_classes():
 
 def test_tally_scores_raw_and_decoded_separately():
     truth = ("1m", "2m", "?")
-    tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), 0.2)),
-                      (("4p",), Reading((), ("4p",), 0.1))])
+    tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), (), 0.2)),
+                      (("4p",), Reading((), ("4p",), (), 0.1))], found=2)
     assert (tally.tiles, [e.total for e in tally.errors], tally.exact) == (3, [2, 0], (0, 2))
-    assert tally.row()[:5] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0"]
+    assert tally.row()[:6] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0", "66.7%"]
+
+
+def test_located_counts_labelled_tiles_holding_a_read_centre():
+    boxes = (((0, 0), (10, 0), (10, 10), (0, 10)), ((10, 0), (20, 0), (20, 10), (10, 10)),
+             ((20, 0), (30, 0), (30, 10), (20, 10)))
+    reading = Reading(("1m", "1m"), ("1m", "1m"), ((5.0, 5.0), (25.0, 4.0)))
+    assert located(("1m", "2m", "3m"), boxes, reading) == 2
+    assert located(("1m", "2m", "?"), boxes, reading) == 1
