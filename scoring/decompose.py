@@ -38,6 +38,9 @@ class Wait(SingletonEnum):
     KNITTED = "knitted"
 
 
+_WITH_PAIR = frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})  # shapes whose last set is the pair
+
+
 @dataclass(frozen=True)
 class HandWaits:
     """What a hand without its winning tile waited on: worked out on first use, once per hand.
@@ -46,15 +49,15 @@ class HandWaits:
     never ask (or ask only for some arrangements) pay nothing or pay once.
     """
 
-    counts: tuple[int, ...]  # standing tiles without the winning tile, by Tile.index
-    melds: tuple[Meld, ...]
+    hand: Hand
     knitted: bool
     sets: int
 
     @cached_property
     def tiles(self) -> frozenset[Tile]:
         """The waiting tiles (as ``waiting_tiles``)."""
-        return _waits(self.counts, self.melds, self.knitted, self.sets)
+        hand = self.hand
+        return _waits(_take(hand.standing_counts, hand.win.index, (1,)), hand.melds, self.knitted, self.sets)
 
 
 @dataclass(frozen=True)
@@ -87,9 +90,8 @@ class Arrangement:
 
     @property
     def pair(self) -> Meld | None:
-        """The pair of a standard or knitted-straight arrangement."""
-        pairs = [meld for meld in self.sets if meld.kind is SetKind.PAIR]
-        return pairs[0] if len(pairs) == 1 else None
+        """The pair of a standard or knitted-straight arrangement (its last set)."""
+        return self.sets[-1] if self.shape in _WITH_PAIR else None
 
     def completed_by_discard(self, self_drawn: bool) -> bool:
         """True when a discarded winning tile completed a set of this arrangement."""
@@ -431,7 +433,7 @@ def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arra
     layouts = list(_layouts(hand, counts, knitted, sets))
     if not layouts:
         return ()
-    waits = HandWaits(_take(counts, hand.win.index, (1,)), hand.melds, knitted, sets)
+    waits = HandWaits(hand, knitted, sets)
     return tuple(
         arrangement for layout in layouts for arrangement in _placements(layout, hand.win, waits)
     )

@@ -200,8 +200,10 @@ class MCRRuleSet:
     def _runners_up(cls, scored: list[Scored], best: Scored, limit: int) -> list[Scored]:
         """Up to ``limit`` next-best arrangements, best first, one per distinct (arrangement, fans)."""
         found: list[Scored] = []
+        if not limit:
+            return found
         seen = {cls._signature(best)}
-        for entry in sorted(scored, key=RANKING, reverse=True) if limit else ():
+        for entry in sorted(scored, key=RANKING, reverse=True):
             signature = cls._signature(entry)
             if signature not in seen:
                 seen.add(signature)
