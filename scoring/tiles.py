@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache, lru_cache
-from itertools import groupby
 from operator import attrgetter
 from typing import NoReturn
 
@@ -332,9 +331,15 @@ def format_tiles(tiles, *, sort: bool = True, separator: str = "") -> str:
     ``sort=False``, which keeps the given order; ``separator`` goes between
     the runs (``" "``: ``"123m 55z"``).
     """
-    indices = map(tile_order, tiles)
-    ordered = sorted(indices) if sort else indices
-    return separator.join(_run_text(tuple(run)) for _, run in groupby(ordered, key=_SUIT_AT.__getitem__))
+    indices = [tile.index for tile in tiles]
+    if sort:
+        indices.sort()
+    runs, start = [], 0
+    for end in range(1, len(indices) + 1):  # a run ends where the suit changes
+        if end == len(indices) or _SUIT_AT[indices[end]] is not _SUIT_AT[indices[start]]:
+            runs.append(_run_text(tuple(indices[start:end])))
+            start = end
+    return separator.join(runs)
 
 
 @lru_cache(maxsize=1 << 12)
