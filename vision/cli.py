@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Sequence
 
@@ -48,5 +49,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as error:
         print(f"mahjong-read: error: cannot write {args.overlay!r}: {error.strerror}", file=sys.stderr)
         return 2
-    print(json.dumps(recognition.to_dict(), indent=1) if args.json else _text(recognition))
+    try:
+        print(_json(recognition) if args.json else _text(recognition))
+    except BrokenPipeError:  # the reader (e.g. `head`) stopped early: nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+def _json(recognition) -> str:
+    """The JSON contract, one tile per line."""
+    data = recognition.to_dict()
+    tiles = ",\n  ".join(json.dumps(tile) for tile in data.pop("tiles"))
+    rest = json.dumps(data)[1:-1]
+    return f'{{"tiles": [\n  {tiles}\n ],\n {rest}}}'
+
