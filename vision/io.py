@@ -33,7 +33,7 @@ ORIENTATIONS = {
 }
 JPEG_SCALES = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                8: cv2.IMREAD_REDUCED_COLOR_8}
-CROP_SIDE = 1000  # JPEGs are decoded at the smallest DCT scale keeping at least this long side
+CROP_SIDE = 1500  # JPEGs are decoded at the smallest DCT scale keeping at least this long side
 
 Source = "str | Path | bytes | bytearray | memoryview | Image.Image | np.ndarray | Photo"
 

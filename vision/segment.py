@@ -18,6 +18,8 @@ import numpy as np
 
 STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
+PATTERN_SPECK = (0.01, 0.03)  # sides of a table pattern's bright specks, as shares of the long side
+PATTERN_SPECKS = 60  # this many such specks make the table patterned
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
@@ -92,8 +94,23 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    mask = _unpatterned(whiteness, mask, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+
+
+def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """On a checked or plaid cloth (many small bright specks among the bright pixels) keep only the
+    brightest pixels, in blobs too big to be a speck of the pattern; otherwise the mask as it is."""
+    brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = ((whiteness > brightest) * 255).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(bright)
+    areas = stats[1:, cv2.CC_STAT_AREA] / max(mask.shape) ** 2
+    if int(((areas > PATTERN_SPECK[0] ** 2) & (areas < PATTERN_SPECK[1] ** 2)).sum()) < PATTERN_SPECKS:
+        return mask
+    side = round(PATTERN_SPECK[1] * max(mask.shape)) | 1
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, kernel)
+    return cv2.morphologyEx(bright, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
 
 
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
