@@ -1,12 +1,14 @@
 """Finding tile faces with OpenCV: bright runs of touching tiles, split into single faces.
 
 A *run* is one bright, roughly rectangular blob: one tile or several standing
-touching. Each run is straightened into a strip of fixed height; the seams
-between faces are dark columns in the strip's blank top and bottom margins
-(where no face carries ink). For each plausible tile count the cuts are placed
-near equal spacing and pulled onto the darkest seams, giving a few `Split`
-hypotheses per run; the classifier later keeps the one whose crops look most
-like tiles.
+touching (a blob of touching rows is first cut at its row seams). Each run is
+straightened into a strip of fixed height; the seams between faces are narrow
+columns dark from top to bottom (ink always leaves blank face above or below).
+For each plausible tile count the cuts are placed near equal spacing and pulled
+onto the darkest seams, giving a few `Split` hypotheses per run (plus, for runs
+as long as a set, readings with one tile lying sideways, and the places beside
+the run where a face-down tile may stand); the classifier later keeps the one
+whose crops look most like tiles.
 """
 
 from __future__ import annotations
