@@ -106,16 +106,27 @@ def _candidates(keys: tuple[Key, ...], chows: bool) -> list[Candidate]:
     return found
 
 
-def _is_forest(groups: list[frozenset[int]]) -> bool:
-    """True when each group joins sets not yet connected by the groups before it."""
-    component = list(range(MAX_SETS))
-    for group in groups:
-        roots = {component[member] for member in group}
-        if len(roots) < len(group):
-            return False
-        merged = min(roots)
-        component = [merged if root in roots else root for root in component]
-    return True
+Components = tuple[int, ...]  # for each set position, the lowest position it is connected to
+SEPARATE: Components = tuple(range(MAX_SETS))
+ACCOUNT_ONCE = "account-once: its sets were already combined with each other"
+
+
+@cache
+def _joined(components: Components, group: frozenset[int]) -> Components | None:
+    """The connections once ``group`` is combined; None when it joins sets already connected."""
+    roots = {components[member] for member in group}
+    if len(roots) < len(group):
+        return None
+    merged = min(roots)
+    return tuple(merged if root in roots else root for root in components)
+
+
+def _connections(chosen: list[Candidate]) -> Components:
+    """How the chosen groups (a forest, as ``_search`` builds it) connect the sets."""
+    components = SEPARATE
+    for _, group in chosen:
+        components = _joined(components, group)
+    return components
 
 
 #: The principles' reasons, by the fan they name (written once).
@@ -123,25 +134,33 @@ NON_SEPARATION = {pattern: f"non-separation: its sets already make {pattern}" fo
 NON_IDENTICAL = {pattern: f"non-identical: a set already makes {pattern}" for pattern in Pattern}
 
 
-def _conflict(candidate: Candidate, chosen: list[Candidate]) -> str | None:
-    """Why ``candidate`` cannot join ``chosen`` (None when it can)."""
+def _repeats(candidate: Candidate, chosen: list[Candidate]) -> str | None:
+    """The non-separation or non-identical reason ``candidate`` cannot join ``chosen`` (None when neither)."""
     pattern, sets = candidate
     for other, other_sets in chosen:
         if sets <= other_sets:
             return NON_SEPARATION[other]
         if other is pattern and sets & other_sets:
             return NON_IDENTICAL[pattern]
-    if not _is_forest([members for _, members in chosen] + [sets]):
-        return "account-once: its sets were already combined with each other"
     return None
 
 
-def _search(candidates: list[Candidate], start: int, chosen: list[Candidate]) -> tuple[tuple, list[Candidate]]:
+def _conflict(candidate: Candidate, chosen: list[Candidate], components: Components) -> str | None:
+    """Why ``candidate`` cannot join ``chosen`` (connecting the sets as ``components``); None when it can."""
+    if reason := _repeats(candidate, chosen):
+        return reason
+    return ACCOUNT_ONCE if _joined(components, candidate[1]) is None else None
+
+
+def _search(candidates: list[Candidate], start: int, chosen: list[Candidate],
+            components: Components = SEPARATE) -> tuple[tuple, list[Candidate]]:
     """(ranking, selection): the best legal selection extending ``chosen`` with later candidates."""
     best = ranking([pattern for pattern, _ in chosen]), chosen
     for index in range(start, len(candidates)):
-        if _conflict(candidates[index], chosen) is None:
-            found = _search(candidates, index + 1, chosen + [candidates[index]])
+        candidate = candidates[index]
+        joined = _joined(components, candidate[1])
+        if joined is not None and _repeats(candidate, chosen) is None:
+            found = _search(candidates, index + 1, chosen + [candidate], joined)
             if found[0] > best[0]:
                 best = found
     return best
@@ -152,8 +171,9 @@ def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple
     """(fans counted, combinations left out with the principle) for sorted set keys."""
     candidates = _candidates(keys, chows)
     _, chosen = _search(candidates, 0, [])
+    components = _connections(chosen)
     dropped = {
-        (pattern, _conflict((pattern, sets), chosen) or "account-once")
+        (pattern, _conflict((pattern, sets), chosen, components) or "account-once")
         for pattern, sets in candidates if (pattern, sets) not in chosen
     }
     counted = Counter(pattern for pattern, _ in chosen)
