@@ -96,12 +96,12 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    mask = _unpatterned(whiteness, mask, kernel)
+    mask = _unpatterned(whiteness, mask)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
-def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+def _unpatterned(whiteness: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """On a checked or plaid cloth (many small bright specks among the bright pixels) keep only the
     brightest pixels, in blobs too big to be a speck of the pattern; otherwise the mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -111,8 +111,9 @@ def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) ->
     if int(((areas > PATTERN_SPECK[0] ** 2) & (areas < PATTERN_SPECK[1] ** 2)).sum()) < PATTERN_SPECKS:
         return mask
     side = round(PATTERN_SPECK[1] * max(mask.shape)) | 1
-    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, kernel)
-    return cv2.morphologyEx(bright, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+    for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
+        bright = cv2.morphologyEx(bright, operation, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
+    return bright
 
 
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
