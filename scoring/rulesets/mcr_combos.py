@@ -102,7 +102,8 @@ def _candidates(keys: tuple[Key, ...], chows: bool) -> list[Candidate]:
     for size in range(MAX_SETS, 1, -1):
         # both enumerate the groups in the same order: positions and their (sorted) keys
         for group, members in zip(combinations(range(len(keys)), size), combinations(keys, size)):
-            found += [(pattern, frozenset(group)) for pattern in _group_fans(members, chows)]
+            for pattern in _group_fans(members, chows):  # most groups make none
+                found.append((pattern, frozenset(group)))
     return found
 
 
@@ -155,7 +156,7 @@ def _conflict(candidate: Candidate, chosen: list[Candidate], components: Compone
 def _search(candidates: list[Candidate], start: int, chosen: list[Candidate],
             components: Components = SEPARATE) -> tuple[tuple, list[Candidate]]:
     """(ranking, selection): the best legal selection extending ``chosen`` with later candidates."""
-    best = ranking([pattern for pattern, _ in chosen]), chosen
+    best = ranking(tuple(pattern for pattern, _ in chosen)), chosen
     for index in range(start, len(candidates)):
         candidate = candidates[index]
         joined = _joined(components, candidate[1])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
+from functools import cache
 
 
 class Pattern(Enum):
@@ -121,11 +122,12 @@ VALUES: dict[Pattern, int] = dict(
 
 def preference(counts: Mapping[Pattern, int]) -> tuple[int, tuple[int, ...]]:
     """Ordering key, higher is better: total fan, then fans that come earlier on the card."""
-    return ranking([pattern for pattern, count in counts.items() for _ in range(count)])
+    return ranking(tuple(pattern for pattern, count in counts.items() for _ in range(count)))
 
 
-def ranking(patterns: list[Pattern]) -> tuple[int, tuple[int, ...]]:
-    """``preference`` of a list of fans (one entry per occurrence)."""
+@cache
+def ranking(patterns: tuple[Pattern, ...]) -> tuple[int, tuple[int, ...]]:
+    """``preference`` of fans given one entry per occurrence (cached: few different lists occur)."""
     orders = sorted((-ORDER[pattern] for pattern in patterns), reverse=True)
     return sum(VALUES[pattern] for pattern in patterns), tuple(orders)
 
