@@ -65,6 +65,7 @@ class Suit(SingletonEnum):
 _SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
 _SUIT_SIZE = {Suit.CHARACTERS: 9, Suit.DOTS: 9, Suit.BAMBOO: 9, Suit.HONORS: 7, Suit.BONUS: 8}
 SUITED = (Suit.CHARACTERS, Suit.DOTS, Suit.BAMBOO)
+_HONORS, _BONUS = Suit.HONORS, Suit.BONUS  # for hot properties: Enum class attributes are slow to read in 3.11
 
 
 class Wind(SingletonEnum):
@@ -176,7 +177,7 @@ class Tile:
 
     @property
     def is_honor(self) -> bool:
-        return self.suit is Suit.HONORS
+        return self.suit is _HONORS
 
     @property
     def is_wind(self) -> bool:
@@ -188,7 +189,7 @@ class Tile:
 
     @property
     def is_bonus(self) -> bool:
-        return self.suit is Suit.BONUS
+        return self.suit is _BONUS
 
     @property
     def is_flower(self) -> bool:
