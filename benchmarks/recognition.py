@@ -136,7 +136,7 @@ def timed(function: Callable[[Path], Reading], path: Path) -> Reading:
 
 def read_ours(path: Path) -> Reading:
     """Our reader through the JSON contract: raw top-1 = alternatives[0][0], decoded = tile."""
-    from vision.recognize import recognize
+    from vision.pipeline import recognize
 
     tiles = recognize(path).to_dict()["tiles"]
     return Reading(tuple(t["alternatives"][0][0] for t in tiles), tuple(t["tile"] for t in tiles),
@@ -211,11 +211,11 @@ HEADER = ["part", "reader", "images", "tiles", "tile raw", "tile decoded",
 
 def use_model(path: Path) -> None:
     """Benchmark a candidate model (e.g. one still training) in place of the committed one."""
-    import vision.recognize
+    import vision.pipeline
     from vision.classify import TileClassifier
 
     model = TileClassifier.load(path)
-    vision.recognize.classifier = lambda: model
+    vision.pipeline.classifier = lambda: model
 
 
 def unavailable(read: Reader, path: Path) -> str | None:

@@ -133,6 +133,6 @@ def test_import_vision_loads_neither_opencv_nor_the_model():
     import subprocess
     import sys
 
-    code = "import sys, vision; print('cv2' in sys.modules, 'vision.recognize' in sys.modules)"
+    code = "import sys, vision; print('cv2' in sys.modules, 'vision.pipeline' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.split() == ["False", "False"]

@@ -12,5 +12,5 @@ __all__ = ["Recognition", "RecognizedTile", "recognize"]
 
 def __getattr__(name: str):
     if name in __all__:
-        return getattr(import_module("vision.recognize"), name)
+        return getattr(import_module("vision.pipeline"), name)
     raise AttributeError(f"module 'vision' has no attribute {name!r}")

@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; errors go to stderr with exit status 2."""
     args = build_parser().parse_args(argv)
     from vision.overlay import draw
-    from vision.recognize import recognize
+    from vision.pipeline import recognize
 
     try:
         photo = load(args.photo)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.recognize import Recognition
+from vision.pipeline import Recognition
 
 COLOURS = {"sure": (0, 200, 0), "changed": (0, 120, 255), "doubtful": (255, 140, 0)}  # RGB
 

@@ -8,11 +8,9 @@ The model is loaded once, on first use.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import asdict, dataclass
 from functools import cache
 from time import perf_counter
-from types import ModuleType
 
 import cv2
 import numpy as np
@@ -197,18 +195,3 @@ def recognize(image: Source) -> Recognition:
     photo = candidates.photo
     width, height = photo.original or (photo.width, photo.height)
     return Recognition(tiles, hand_text([t.tile for t in tiles]), width, height, timings)
-
-
-class _CallableModule(ModuleType):
-    """This module, callable as its own `recognize`.
-
-    Importing ``vision.recognize`` binds the package attribute ``vision.recognize``
-    to this module, so ``from vision import recognize`` may then give the module
-    rather than the function: both are called the same way.
-    """
-
-    def __call__(self, image: Source) -> Recognition:
-        return recognize(image)
-
-
-sys.modules[__name__].__class__ = _CallableModule
