@@ -397,10 +397,13 @@ def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitte
         yield Shape.HONORS_AND_KNITTED, (), standing
 
 
+_SET_WAITS = {SetKind.PAIR: Wait.SINGLE, SetKind.PUNG: Wait.PUNG}  # the wait a completed pair or pung shows
+
+
 def _wait_of(meld: Meld, win: Tile) -> Wait:
     """The wait a winning tile completed in one set."""
     if meld.kind is not SetKind.CHOW:
-        return {SetKind.PAIR: Wait.SINGLE, SetKind.PUNG: Wait.PUNG}[meld.kind]
+        return _SET_WAITS[meld.kind]
     position = win.rank - meld.first.rank
     if position == 1:
         return Wait.CLOSED
