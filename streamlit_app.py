@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from types import SimpleNamespace
 
 import streamlit as st
 
@@ -21,11 +22,14 @@ WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 @st.cache_resource
-def load_vision():
-    """Import the recogniser once per server process (its model loads on first use)."""
-    from vision import decode, io, overlay, recognize
+def load_vision() -> SimpleNamespace:
+    """Import the recogniser and load its model once per server process."""
+    from vision import decode, io, overlay, pipeline
 
-    return recognize, io.load, overlay.draw, decode.hand_text
+    pipeline.classifier()
+    return SimpleNamespace(
+        recognize=pipeline.recognize, load=io.load, draw=overlay.draw, crop=overlay.crop, hand_text=decode.hand_text
+    )
 
 
 def photo_panel() -> tuple[bytes, str]:
@@ -42,45 +46,45 @@ def photo_panel() -> tuple[bytes, str]:
 
 def recognition_panel(photo: bytes, name: str) -> None:
     """Read the tiles of a new photo and put the suggested hand into the hand field."""
-    recognize, load, draw, _ = load_vision()
+    vision = load_vision()
     digest = hashlib.sha256(photo).hexdigest()
     if st.session_state.get("photo_digest") != digest:
         st.session_state["photo_digest"] = digest
         try:
-            result = recognize(photo)
+            loaded = vision.load(photo)
+            result = vision.recognize(loaded)
         except ValueError as error:
             st.session_state["recognition"] = None
             st.session_state["read_error"] = f"Could not read {name}: {error}"
         else:
-            st.session_state["recognition"] = result
-            st.session_state["read_error"] = None
-            st.session_state["codes"] = list(result.codes)
-            st.session_state["hand"] = result.hand
+            st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), hand=result.hand)
     result = st.session_state.get("recognition")
     if result is None:
-        st.error(st.session_state.get("read_error") or f"Could not read {name}.")
+        st.error(st.session_state["read_error"] + " Try another photo, or type the hand below.")
         return
     if not result.tiles:
-        st.error("No tiles found in this photo: retake it from above, with the tiles filling the frame.")
+        st.error("No tiles found in this photo: retake it from above with the tiles filling the frame, or type the hand below.")
         return
-    st.image(draw(load(photo).pixels, result), caption=f"{name}: {len(result.tiles)} tiles", width="stretch")
-    fix_panel(result)
+    pixels = st.session_state["pixels"]
+    st.image(vision.draw(pixels, result), caption=f"{name}: {len(result.tiles)} tiles", width="stretch")
+    fix_panel(result, pixels)
 
 
-def fix_panel(result) -> None:
-    """One-tap fixes: each doubtful tile offers its alternatives; a choice rewrites the hand."""
-    doubtful = [(i, t) for i, t in enumerate(result.tiles) if t.doubtful or t.changed]
+def fix_panel(result, pixels) -> None:
+    """One-tap fixes: each doubtful tile shows its crop and alternatives; a choice rewrites the hand."""
+    doubtful = [i for i, tile in enumerate(result.tiles) if tile.doubtful or tile.changed]
     if not doubtful:
         st.success("Every tile was read confidently. Check the hand below all the same.")
         return
-    st.warning(f"{len(doubtful)} tile(s) to check: pick what the tile really is.")
+    st.warning(f"{len(doubtful)} tile(s) to check: pick what each tile really is.")
     columns = st.columns(min(len(doubtful), 4))
-    for n, (i, tile) in enumerate(doubtful):
-        options = list(dict.fromkeys([tile.tile, *(code for code, _ in tile.alternatives)]))
+    for n, i in enumerate(doubtful):
+        tile, column = result.tiles[i], columns[n % len(columns)]
         probabilities = dict(tile.alternatives)
-        columns[n % len(columns)].selectbox(
+        column.image(load_vision().crop(pixels, result, i), width=64)
+        column.selectbox(
             f"Tile {i + 1}",
-            options,
+            list(dict.fromkeys([tile.tile, *probabilities])),
             key=f"fix_{st.session_state['photo_digest'][:12]}_{i}",
             format_func=lambda code, p=probabilities: f"{code} ({p[code]:.0%})" if code in p else code,
             on_change=_apply_fix,
@@ -92,7 +96,7 @@ def _apply_fix(index: int) -> None:
     """Callback: replace tile ``index`` and rebuild the suggested hand string."""
     codes = st.session_state["codes"]
     codes[index] = st.session_state[f"fix_{st.session_state['photo_digest'][:12]}_{index}"]
-    st.session_state["hand"] = load_vision()[3](codes)
+    st.session_state["hand"] = load_vision().hand_text(codes)
 
 
 def standing_tiles(hand: str) -> tuple[list[str], str | None]:

@@ -1,11 +1,12 @@
-"""Draw the recognised tiles on the photo: numbered boxes and labels (doubtful ones in orange)."""
+"""Show what was read: numbered boxes and labels on the photo (doubtful ones in orange), tile crops."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.pipeline import Recognition
+from vision.pipeline import Recognition, RecognizedTile
+from vision.segment import rectify
 
 COLOURS = {"sure": (0, 200, 0), "changed": (0, 120, 255), "doubtful": (255, 140, 0)}  # RGB
 
@@ -14,13 +15,18 @@ def _colour(tile) -> tuple[int, int, int]:
     return COLOURS["changed" if tile.changed else "doubtful" if tile.doubtful else "sure"]
 
 
+def _box(tile: RecognizedTile, zoom: float) -> np.ndarray:
+    """The tile's corners in the pixels of a photo ``zoom`` times smaller than the original."""
+    return np.int32(np.round(np.array(tile.box) / zoom))
+
+
 def draw(pixels: np.ndarray, recognition: Recognition) -> np.ndarray:
     """A copy of the upright RGB photo (any resolution) with each tile's box, number and code."""
     out = pixels.copy()
     zoom = recognition.width / out.shape[1]
     thickness = max(1, round(max(out.shape[:2]) / 500))
     for number, tile in enumerate(recognition.tiles, 1):
-        box = np.int32(np.round(np.array(tile.box) / zoom))
+        box = _box(tile, zoom)
         cv2.polylines(out, [box], True, _colour(tile), thickness)
         height = float(np.linalg.norm(box[3] - box[0]))
         size = max(0.4, height / 120)
@@ -29,3 +35,9 @@ def draw(pixels: np.ndarray, recognition: Recognition) -> np.ndarray:
         cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thickness * 3, cv2.LINE_AA)
         cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, _colour(tile), thickness, cv2.LINE_AA)
     return out
+
+
+def crop(pixels: np.ndarray, recognition: Recognition, index: int) -> np.ndarray:
+    """Tile ``index``'s face, upright, cut from the upright RGB photo (any resolution)."""
+    zoom = recognition.width / pixels.shape[1]
+    return rectify(pixels, _box(recognition.tiles[index], zoom))
