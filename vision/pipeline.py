@@ -21,7 +21,7 @@ from vision.io import Photo, Source, load
 from vision.segment import Quad, Split, end_caps, find_runs, rectify, splits, stands_out
 
 TOP_K = 3
-BACK_SURE = 0.9  # a place beside a run holds a face-down tile only when this sure
+BACK_SURE = 0.75  # a place beside a run holds a face-down tile only when this sure
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
 
