@@ -31,6 +31,7 @@ GROUP_GAP = 0.25  # runs closer than this share of a tile's height belong to one
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
+CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
@@ -273,20 +274,35 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
 
 
 def _split(run: Run, profile: np.ndarray, count: int) -> Split:
-    """Cuts near equal spacing, each pulled to the strongest seam within a quarter tile.
+    """``count`` tiles whose cuts lie on the strongest seams, each tile within CUT_SPREAD of the mean
+    width (a long run seen at an angle has narrower tiles at its far end, so the cuts may drift).
 
     Its score is the mean strength at the inner cuts less the mean strongest
     seam left inside a tile (a missed seam counts against the reading).
     """
     width = len(profile)
     pitch = width / count
-    reach = max(1, round(pitch / 4))
-    cuts = [0]
-    for k in range(1, count):
-        low = max(0, round(k * pitch) - reach)
-        cuts.append(low + int(np.argmax(profile[low:round(k * pitch) + reach + 1])))
-    cuts.append(width)
+    cuts = _best_cuts(profile, count, (max(1, int(pitch * (1 - CUT_SPREAD))), int(np.ceil(pitch * (1 + CUT_SPREAD)))))
     return Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch))
+
+
+def _best_cuts(profile: np.ndarray, count: int, widths: tuple[int, int]) -> list[int]:
+    """Cut positions 0 < c1 < ... < width maximising the summed seam strength at the inner cuts,
+    every tile between ``widths`` (least, most) wide: dynamic programming over the positions."""
+    width, (least, most) = len(profile), widths
+    gain = np.append(profile, 0.0).astype(np.float64)
+    score = np.full(width + 1, -np.inf)
+    score[0] = 0.0
+    chosen = []
+    for _ in range(count):
+        windows = np.lib.stride_tricks.sliding_window_view(np.append(np.full(most, -np.inf), score), most - least + 1)
+        pick = np.argmax(windows[:width + 1], axis=1)  # window index i is a tile most - i wide
+        score = windows[np.arange(width + 1), pick] + gain
+        chosen.append(most - pick)
+    cuts = [width]
+    for tile in reversed(chosen):
+        cuts.append(cuts[-1] - int(tile[cuts[-1]]))
+    return cuts[::-1]
 
 
 def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
