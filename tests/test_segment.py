@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import FACE_SIZE, find_runs, rectify, splits
+from vision.segment import FACE_SIZE, face_share, find_runs, rectify, splits
 
 DATA = Path(__file__).parent / "data"
 
@@ -52,3 +52,26 @@ def test_rectify_makes_an_upright_face():
     pixels[20:60, 30:60] = 255
     face = rectify(pixels, ((30, 20), (60, 20), (60, 60), (30, 60)))
     assert face.shape == (FACE_SIZE[1], FACE_SIZE[0], 3) and face[5:-5, 5:-5].min() == 255
+
+
+def test_the_side_wall_below_the_faces_is_left_out_of_each_face():
+    small, _ = load(DATA / "row_green.jpg").reduced()
+    faces = [split.run.face for run in find_runs(small) for split in splits(small, run)[:1]]
+    assert all(0.75 <= face <= 0.85 for face in faces), faces  # the render's faces end at about 0.8
+
+
+def test_a_run_without_a_dark_lower_edge_is_all_face():
+    strip = np.full((64, 200), 220, np.uint8)
+    assert face_share(strip) == 1.0
+    strip[52:54] = 120  # the face's lower edge, then the wall
+    strip[54:] = 190
+    assert face_share(strip) == 52 / 64
+
+
+def test_cuts_follow_seams_that_drift_along_a_slanted_run():
+    from vision.segment import _best_cuts
+
+    seams = [0, 60, 116, 168, 216]  # tiles narrowing towards the far end
+    profile = np.zeros(216, np.float32)
+    profile[seams[1:-1]] = 1.0
+    assert _best_cuts(profile, 4, (46, 62)) == seams

@@ -13,7 +13,7 @@ whose crops look most like tiles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -23,6 +23,8 @@ ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausibl
 PATTERN_SPECK = (0.01, 0.03)  # sides of a table pattern's bright specks, as shares of the long side
 PATTERN_SPECKS = 60  # this many such specks make the table patterned
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
+WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
+WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading)
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
@@ -51,6 +53,7 @@ class Run:
     corners: Quad
     row: int
     group: int
+    face: float = 1.0  # the top share of the run's height that is face (below it: the tiles' side wall)
 
     @property
     def length(self) -> float:
@@ -82,7 +85,10 @@ class Split:
         quads = []
         for index, (a, b) in enumerate(zip(self.cuts, self.cuts[1:])):
             corners = [tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a]
-            if index == self.lying:  # lower than the standing tiles: keep its face's height, turn it upright
+            if index != self.lying:  # the face without the side wall below it
+                corners[2], corners[3] = (corners[1] + (corners[2] - corners[1]) * self.run.face,
+                                          corners[0] + (corners[3] - corners[0]) * self.run.face)
+            else:  # lower than the standing tiles: keep its face's height, turn it upright
                 low = 1 - min(1.0, (b - a) * self.run.length * LYING_ASPECT / self.run.height)
                 corners = [corners[1] + (corners[2] - corners[1]) * low, corners[2], corners[3],
                            corners[0] + (corners[3] - corners[0]) * low]
@@ -265,12 +271,25 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
 
 def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     """The HYPOTHESES most seam-like ways to cut the run into tiles, best first."""
-    profile = seam_profile(strip(image, run))
+    straight = strip(image, run)
+    run = replace(run, face=face_share(straight))
+    profile = seam_profile(straight)
     width = len(profile)
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
     found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
     return tuple(found) + _lying_splits(run, profile)
+
+
+def face_share(grey_strip: np.ndarray) -> float:
+    """Where the faces end in a straightened run: the first row in its lower part dark across the
+    run (the edge between face and side wall), as a share of the height; 1.0 when there is none."""
+    height = grey_strip.shape[0]
+    rows = _upper(grey_strip.T, 75)  # ink leaves most of a row blank; the face's lower edge does not
+    face = float(np.median(rows[round(0.2 * height):round(0.6 * height)]))
+    start = round(WALL_ROWS[0] * height)
+    dark = np.flatnonzero(rows[start:round(WALL_ROWS[1] * height)] < WALL_DARK * face)
+    return (start + int(dark[0])) / height if dark.size else 1.0
 
 
 def _split(run: Run, profile: np.ndarray, count: int) -> Split:
