@@ -74,4 +74,4 @@ def test_cuts_follow_seams_that_drift_along_a_slanted_run():
     seams = [0, 60, 116, 168, 216]  # tiles narrowing towards the far end
     profile = np.zeros(216, np.float32)
     profile[seams[1:-1]] = 1.0
-    assert _best_cuts(profile, 4, (46, 62)) == seams
+    assert _best_cuts(profile, [(46, 62)] * 4) == seams

@@ -14,6 +14,7 @@ whose crops look most like tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -28,6 +29,7 @@ WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's sha
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
+LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
 GROUP_GAP = 0.25  # runs closer than this share of a tile's height belong to one group
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
@@ -301,19 +303,24 @@ def _split(run: Run, profile: np.ndarray, count: int) -> Split:
     """
     width = len(profile)
     pitch = width / count
-    cuts = _best_cuts(profile, count, (max(1, int(pitch * (1 - CUT_SPREAD))), int(np.ceil(pitch * (1 + CUT_SPREAD)))))
+    cuts = _best_cuts(profile, [_widths(pitch, CUT_SPREAD)] * count)
     return Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch))
 
 
-def _best_cuts(profile: np.ndarray, count: int, widths: tuple[int, int]) -> list[int]:
+def _widths(size: float, spread: float) -> tuple[int, int]:
+    """The least and most width of a tile ``size`` wide give or take ``spread`` of it."""
+    return max(1, int(size * (1 - spread))), int(np.ceil(size * (1 + spread)))
+
+
+def _best_cuts(profile: np.ndarray, widths: Sequence[tuple[int, int]]) -> list[int]:
     """Cut positions 0 < c1 < ... < width maximising the summed seam strength at the inner cuts,
-    every tile between ``widths`` (least, most) wide: dynamic programming over the positions."""
-    width, (least, most) = len(profile), widths
+    tile k between widths[k] (least, most) wide: dynamic programming over the positions."""
+    width = len(profile)
     gain = np.append(profile, 0.0).astype(np.float64)
     score = np.full(width + 1, -np.inf)
     score[0] = 0.0
     chosen = []
-    for _ in range(count):
+    for least, most in widths:
         windows = np.lib.stride_tricks.sliding_window_view(np.append(np.full(most, -np.inf), score), most - least + 1)
         pick = np.argmax(windows[:width + 1], axis=1)  # window index i is a tile most - i wide
         score = windows[np.arange(width + 1), pick] + gain
@@ -335,7 +342,7 @@ def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
 def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
     """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
     (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others;
-    and a lone tile wider than tall, lying."""
+    and a lone tile wider than tall, lying. Cuts are pulled onto seams as in `_split`."""
     width = len(profile)
     found = []
     for count in LYING_SETS:
@@ -344,8 +351,8 @@ def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
         if not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= ASPECTS[1]):
             continue
         for lying in range(count):
-            sizes = [pitch / LYING_ASPECT if k == lying else pitch for k in range(count)]
-            cuts = [round(float(x)) for x in np.cumsum([0.0] + sizes)]
+            cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
+                                        else _widths(pitch, CUT_SPREAD) for k in range(count)])
             found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying))
     return tuple(found)
 
