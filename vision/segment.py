@@ -35,6 +35,7 @@ GROUP_GAP = 0.25  # runs closer than this share of a tile's height belong to one
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
+UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 
@@ -43,6 +44,7 @@ MIN_TILE = 16  # reduced-image pixels: the least tile height
 MIN_TILE_SHARE = 0.03  # nor is a tile in a row of a grid less high than this share of the photo's long side
 GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams between rows
 ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at for row seams
+GRID_SPREAD = 0.25  # looking for the rows of a blob (and how its columns then fit), cuts are freer: a rough fit
 ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
 
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
@@ -160,7 +162,7 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
     slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
     profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
-    best = max((_split(run, profile, count) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
+    best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
     if fewest == 1 and (best.seam < ROW_SEAM or _column_fit(image, run, best.count) < _column_fit(image, run, 1)):
         return [box]
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
@@ -172,7 +174,7 @@ def _column_fit(grey: np.ndarray, run: Run, rows: int) -> float:
     profile = seam_profile(_warp_grey(grey, run.corners, (max(8, round(run.length * height / run.height)), height)))
     width = len(profile)
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))), max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
-    return max(_split(run, profile, count).seam for count in counts)
+    return max(_split(run, profile, count, GRID_SPREAD).seam for count in counts)
 
 
 def _band(box: Quad, top: float, bottom: float) -> Quad:
@@ -294,8 +296,8 @@ def face_share(grey_strip: np.ndarray) -> float:
     return (start + int(dark[0])) / height if dark.size else 1.0
 
 
-def _split(run: Run, profile: np.ndarray, count: int) -> Split:
-    """``count`` tiles whose cuts lie on the strongest seams, each tile within CUT_SPREAD of the mean
+def _split(run: Run, profile: np.ndarray, count: int, spread: float = CUT_SPREAD) -> Split:
+    """``count`` tiles whose cuts lie on the strongest seams, each tile within ``spread`` of the mean
     width (a long run seen at an angle has narrower tiles at its far end, so the cuts may drift).
 
     Its score is the mean strength at the inner cuts less the mean strongest
@@ -303,7 +305,7 @@ def _split(run: Run, profile: np.ndarray, count: int) -> Split:
     """
     width = len(profile)
     pitch = width / count
-    cuts = _best_cuts(profile, [_widths(pitch, CUT_SPREAD)] * count)
+    cuts = _best_cuts(profile, [_widths(pitch, spread)] * count)
     return Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch))
 
 
@@ -314,20 +316,22 @@ def _widths(size: float, spread: float) -> tuple[int, int]:
 
 def _best_cuts(profile: np.ndarray, widths: Sequence[tuple[int, int]]) -> list[int]:
     """Cut positions 0 < c1 < ... < width maximising the summed seam strength at the inner cuts,
-    tile k between widths[k] (least, most) wide: dynamic programming over the positions."""
+    tile k between widths[k] (least, most) wide: dynamic programming over the positions (a running
+    maximum forward, then the cuts traced back)."""
     width = len(profile)
-    gain = np.append(profile, 0.0).astype(np.float64)
-    score = np.full(width + 1, -np.inf)
-    score[0] = 0.0
-    chosen = []
+    gain = np.append(profile, 0.0).astype(np.float32)
+    scores = [np.full(width + 1, UNREACHABLE, np.float32)]
+    scores[0][0] = 0.0
     for least, most in widths:
-        windows = np.lib.stride_tricks.sliding_window_view(np.append(np.full(most, -np.inf), score), most - least + 1)
-        pick = np.argmax(windows[:width + 1], axis=1)  # window index i is a tile most - i wide
-        score = windows[np.arange(width + 1), pick] + gain
-        chosen.append(most - pick)
+        padded = np.append(np.full(most, UNREACHABLE, np.float32), scores[-1])[None, :]
+        kernel = np.ones((1, most - least + 1), np.uint8)  # best of score[c - most .. c - least]
+        best = cv2.dilate(padded, kernel, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=UNREACHABLE)
+        scores.append(best[0, :width + 1] + gain)
     cuts = [width]
-    for tile in reversed(chosen):
-        cuts.append(cuts[-1] - int(tile[cuts[-1]]))
+    for (least, most), score in zip(reversed(widths), reversed(scores[:-1])):
+        end = cuts[-1]
+        starts = np.arange(max(0, end - most), end - least + 1)
+        cuts.append(int(starts[np.argmax(score[starts])]))
     return cuts[::-1]
 
 
