@@ -60,14 +60,18 @@ def test_sample_photo_is_read_into_the_hand_field_and_scores(app):
 
 
 def test_picking_an_alternative_for_a_doubtful_tile_rewrites_the_hand(app):
+    from dataclasses import replace
+
     from vision.decode import hand_text
 
-    fixes = [box for box in app.selectbox if box.key.startswith("fix_")]
-    assert fixes, "the sample photo has doubtful tiles to confirm"
-    box = fixes[0]
-    index = int(box.key.rsplit("_", 1)[1])
-    tile = app.session_state["recognition"].tiles[index]
-    other = next(code for code, _ in tile.alternatives if code != box.value)
+    reading = app.session_state["recognition"]
+    index = 5
+    doubtful = replace(reading.tiles[index], doubtful=True)
+    app.session_state["recognition"] = replace(reading, tiles=(*reading.tiles[:index], doubtful, *reading.tiles[index + 1:]))
+    app.run()
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_")]
+    assert box.key.endswith(f"_{index}") and box.value == doubtful.tile
+    other = next(code for code, _ in doubtful.alternatives if code != box.value)
     codes = list(app.session_state["codes"])
     box.select(other).run()
     codes[index] = other
