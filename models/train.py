@@ -40,7 +40,7 @@ LAYERS = ((16, 2), (32, 2), (64, 1), "pool", (96, 1), (128, 2))
 class Config:
     """One training run's settings (all seeded)."""
 
-    epochs: int = 3
+    epochs: int = 8
     synth_per_class: int = 600
     real_variants: int = 30
     real_share: float = 0.35
