@@ -54,8 +54,7 @@ def test_predict_returns_top_three_probabilities(classifier: TileClassifier) -> 
 def test_handful_of_held_out_real_crops_read_correctly(classifier: TileClassifier, held_out: list) -> None:
     chosen = [next(tile for tile in held_out if tile.code == code) for code in SPREAD]
     codes = [p.code for p in classifier.predict([tile.image() for tile in chosen])]
-    right = sum(code == wanted for code, wanted in zip(codes, SPREAD))
-    assert right >= len(SPREAD) - 1, list(zip(SPREAD, codes))  # the card measures ~95% top-1
+    assert codes == list(SPREAD)
 
 
 def same_kind(predicted: str, code: str) -> bool:
