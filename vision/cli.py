@@ -26,7 +26,7 @@ def _text(recognition) -> str:
     lines = [f"hand: {recognition.hand or '(no tiles found)'}"]
     for number, tile in enumerate(recognition.tiles, 1):
         marks = "".join(mark for mark, on in (("  changed", tile.changed), ("  doubtful", tile.doubtful)) if on)
-        others = ", ".join(f"{code} {p:.2f}" for code, p in tile.alternatives[1:])
+        others = ", ".join(f"{code} {p:.2f}" for code, p in tile.alternatives if code != tile.tile)
         lines.append(f"{number:2d}. {tile.tile:4s} {tile.confidence:.2f}  row {tile.row} group {tile.group}"
                      f"  (also {others}){marks}")
     return "\n".join(lines)

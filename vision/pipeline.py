@@ -20,7 +20,8 @@ from vision.decode import decode, hand_text
 from vision.io import Photo, Source, load
 from vision.segment import Quad, Split, end_caps, find_runs, rectify, splits, stands_out
 
-TOP_K = 3
+TOP_K = 3  # alternatives reported per tile
+DECODE_K = 6  # alternatives hand-aware decoding may choose from (a bonus tile's true face may rank below three used ones)
 BACK_SURE = 0.75  # a place beside a run holds a face-down tile only when this sure
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
@@ -172,10 +173,10 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
-            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:TOP_K]))
+            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K]))
     reading = decode(alternatives)
     return tuple(
-        RecognizedTile(code, dict(options).get(code, 0.0), options, quad, run.row, run.group, lying, changed, doubtful)
+        RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
         for (quad, run, lying), options, code, changed, doubtful in zip(
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
         )
