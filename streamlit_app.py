@@ -15,10 +15,9 @@ import streamlit as st
 import scoring
 from scoring.hand import Hand
 from scoring.situation import FLAGS
+from scoring.tiles import Wind
 
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
-WINDS = ("E", "S", "W", "N")
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 @st.cache_resource
@@ -85,17 +84,22 @@ def fix_panel(result, pixels) -> None:
         column.selectbox(
             f"Tile {i + 1}",
             list(dict.fromkeys([tile.tile, *probabilities])),
-            key=f"fix_{st.session_state['photo_digest'][:12]}_{i}",
+            key=_fix_key(i),
             format_func=lambda code, p=probabilities: f"{code} ({p[code]:.0%})" if code in p else code,
             on_change=_apply_fix,
             args=(i,),
         )
 
 
+def _fix_key(index: int) -> str:
+    """The widget key of tile ``index``'s fix, unique to the photo."""
+    return f"fix_{st.session_state['photo_digest'][:12]}_{index}"
+
+
 def _apply_fix(index: int) -> None:
     """Callback: replace tile ``index`` and rebuild the suggested hand string."""
     codes = st.session_state["codes"]
-    codes[index] = st.session_state[f"fix_{st.session_state['photo_digest'][:12]}_{index}"]
+    codes[index] = st.session_state[_fix_key(index)]
     st.session_state["hand"] = load_vision().hand_text(codes)
 
 
@@ -136,19 +140,21 @@ def rules_panel() -> tuple[str, dict[str, object]]:
     )
     seat, prevalent = st.columns(2)
     situation: dict[str, object] = {
-        "seat_wind": seat.selectbox("Seat wind", WINDS, key="seat", format_func=WIND_NAMES.get),
-        "prevalent_wind": prevalent.selectbox(
-            "Round wind", WINDS, key="round", format_func=WIND_NAMES.get
-        ),
+        "seat_wind": seat.selectbox("Seat wind", list(Wind), key="seat", format_func=_wind_name),
+        "prevalent_wind": prevalent.selectbox("Round wind", list(Wind), key="round", format_func=_wind_name),
     }
     for key, help_text in FLAGS:
         situation[key] = st.checkbox(key.replace("_", " ").capitalize(), key=key, help=help_text)
     if not situation["self_drawn"]:
-        others = [w for w in WINDS if w != situation["seat_wind"]]
+        others = [w for w in Wind if w is not situation["seat_wind"]]
         situation["discarder"] = st.selectbox(
-            "Who discarded the winning tile", others, key="discarder", format_func=WIND_NAMES.get
+            "Who discarded the winning tile", others, key="discarder", format_func=_wind_name
         )
     return ruleset, situation
+
+
+def _wind_name(wind: Wind) -> str:
+    return wind.name.title()
 
 
 def breakdown_panel(hand: str, win: str, ruleset: str, situation: dict[str, object]) -> None:
@@ -172,7 +178,7 @@ def breakdown_panel(hand: str, win: str, ruleset: str, situation: dict[str, obje
     st.caption(f"Arrangement: {breakdown.arrangement}")
     if breakdown.payments:
         st.table(
-            [{"from": WIND_NAMES[p.payer.value], "to": WIND_NAMES[p.payee.value], "amount": p.amount}
+            [{"from": _wind_name(p.payer), "to": _wind_name(p.payee), "amount": p.amount}
              for p in breakdown.payments]
         )
 

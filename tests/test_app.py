@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from scoring.tiles import Wind
+
 APP = str(Path(__file__).resolve().parents[1] / "streamlit_app.py")
 
 
@@ -76,3 +78,12 @@ def test_picking_an_alternative_for_a_doubtful_tile_rewrites_the_hand(app):
     box.select(other).run()
     codes[index] = other
     assert app.text_input(key="hand").value == hand_text(codes)
+
+
+def test_discard_win_lists_who_pays_whom(app):
+    enter(app, "123m 456p 789s 11z 555z", "9s")
+    app.selectbox(key="discarder").select(Wind.WEST).run()
+    payments = app.table[-1].value
+    assert list(payments["from"]) == ["South", "West", "North"]
+    assert set(payments["to"]) == {"East"}
+    assert list(payments["amount"]) == [8, 26, 8]
