@@ -112,6 +112,17 @@ def test_decoding_completes_the_hand_with_a_second_choice():
     assert not any(reading.changed[:-1])
 
 
+def test_a_run_laid_apart_is_read_as_a_set():
+    # 11 concealed tiles, then an exposed run 2s 2s ? whose last tile is in doubt: 3s and 2s both
+    # complete the hand, but only 2s 2s 2s is a set, as a run laid apart must be.
+    concealed = [_options((code, 0.99)) for code in _codes("123m777z11113s")]
+    meld = [_options(("2s", 0.99)), _options(("2s", 0.99)), _options(("3s", 0.5), ("2s", 0.3))]
+    plain = decode([*concealed, *meld])
+    assert plain.codes[-1] == "3s" and plain.valid
+    reading = decode([*concealed, *meld], [0] * len(concealed) + [1, 1, 1])
+    assert reading.codes[-3:] == ("2s", "2s", "2s") and reading.valid and reading.changed[-1]
+
+
 def test_decoding_respects_copies_and_single_bonus_tiles():
     reading = decode([_options(("1f", 0.9), ("2f", 0.1)), _options(("1f", 0.8), ("3f", 0.15))])
     assert reading.codes == ("1f", "3f") and reading.changed == (False, True)

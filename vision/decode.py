@@ -4,6 +4,9 @@ A hand holds at most four of a tile and one of each bonus tile, and a photo of
 14 (or, with kongs, up to 18; 17 in 16-tile rule sets) playing tiles shows a
 complete winning shape. The alternatives of the least confident tiles are
 searched in order of joint log-probability and the first valid reading wins.
+Given the runs the tiles were found in, a reading where every run laid apart as
+a set of three or four (an exposed meld) is a chow, pung or kong is preferred;
+when there is none, the plain rules decide.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from functools import lru_cache
 from heapq import heappop, heappush
 from itertools import combinations
 from math import log
-from typing import Sequence
+from typing import Callable, Hashable, Sequence
 
 from scoring.decompose import decompose
 from scoring.hand import Hand, HandError, SetKind, meld_of
@@ -40,14 +43,20 @@ class Reading:
     valid: bool
 
 
-def decode(alternatives: Sequence[Alternatives]) -> Reading:
-    """The most probable valid reading given each tile's top alternatives (best first)."""
+def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None = None) -> Reading:
+    """The most probable valid reading given each tile's top alternatives (best first) and,
+    optionally, the run (group of touching tiles) each tile was found in."""
     best = tuple(options[0][0] for options in alternatives)
     open_tiles = sorted(
         (i for i, options in enumerate(alternatives) if options[0][1] < SURE),
         key=lambda i: alternatives[i][0][1],
     )[:OPEN_TILES]
-    chosen = _search(best, [_same_kind(alternatives[i]) for i in open_tiles], open_tiles)
+    options = [_same_kind(alternatives[i]) for i in open_tiles]
+    melds = _meld_runs(runs or ())
+    chosen = None
+    if melds:
+        chosen = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
+    chosen = chosen or _search(best, options, open_tiles, is_valid)
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
     return Reading(
@@ -67,8 +76,37 @@ def _same_kind(options: Alternatives) -> Alternatives:
     return tuple(option for option in options if _kind(option[0]) == _kind(options[0][0]))
 
 
-def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int]) -> tuple[str, ...] | None:
-    """Readings of the open tiles in order of joint probability; the first valid one."""
+def _meld_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
+    """Positions of each run of three or four tiles when there are several runs (a lone run is the hand)."""
+    members: dict[Hashable, list[int]] = {}
+    for position, run in enumerate(runs):
+        members.setdefault(run, []).append(position)
+    if len(members) < 2:
+        return ()
+    return tuple(tuple(group) for group in members.values() if len(group) in (3, 4))
+
+
+def _are_sets(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the tiles at each meld's positions form a chow, pung or kong (backs hide a kong's faces)."""
+    return all(_is_set(tuple(codes[i] for i in meld)) for meld in melds)
+
+
+@lru_cache(maxsize=4096)
+def _is_set(codes: tuple[str, ...]) -> bool:
+    faces = sorted(code for code in codes if code != "back")
+    if len(faces) < len(codes):  # a concealed kong: two faces shown, the same tile
+        return len(codes) == 4 and len(set(faces)) == 1
+    if any(code in NOT_FACES or code.endswith("f") for code in faces):
+        return False
+    if len(set(faces)) == 1:
+        return True
+    ranks, suits = [int(code[0]) for code in faces], {code[1] for code in faces}
+    return len(faces) == 3 and suits != {"z"} and len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + 3))
+
+
+def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int],
+            valid: Callable[[tuple[str, ...]], bool]) -> tuple[str, ...] | None:
+    """Readings of the open tiles in order of joint probability; the first `valid` one."""
     costs = [[-log(max(p, 1e-9)) for _, p in tile] for tile in options]
     start = (0,) * len(options)
     heap, seen = [(0.0, start)], {start}
@@ -79,7 +117,7 @@ def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[
         codes = list(best)
         for position, tile, pick in zip(positions, options, picks):
             codes[position] = tile[pick][0]
-        if is_valid(tuple(codes)):
+        if valid(tuple(codes)):
             return tuple(codes)
         for k, pick in enumerate(picks):
             if pick + 1 < len(options[k]):

@@ -166,7 +166,7 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:
     """The kept tiles with their boxes (reduced-image corners / ``scale``), decoded."""
-    placed, alternatives = [], []
+    placed, alternatives, runs = [], [], []
     for split, rows in chosen:
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
             if classes[int(np.argmax(row))] == "none":
@@ -174,7 +174,8 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
             faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
             alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K]))
-    reading = decode(alternatives)
+            runs.append(split.run)  # a run's face-down end caps belong to it
+    reading = decode(alternatives, runs)
     return tuple(
         RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
         for (quad, run, lying), options, code, changed, doubtful in zip(
