@@ -108,9 +108,9 @@ class Arrangement:
     def __str__(self) -> str:
         return self.text
 
-    @cached_property
+    @property
     def text(self) -> str:
-        """The sets as printed, knitted or orphan tiles first (cached)."""
+        """The sets as printed, knitted or orphan tiles first."""
         groups = [format_tiles(self.loose)] if self.loose else []
         return " ".join(groups + [str(meld) for meld in self.sets])
 
@@ -359,11 +359,12 @@ Layout = tuple[Shape, tuple[Meld, ...], tuple[Tile, ...]]  # shape, sets, loose
 
 def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]):
     """Every (sets incl. melds, pair last) split of the standing counts."""
-    segments = _segments(counts)
-    if sum(segment.has_pair for segment in segments) != 1:
+    m, p, s, z = _segments(counts)  # the four segments of _SEGMENTS
+    if m.has_pair + p.has_pair + s.has_pair + z.has_pair != 1:
         return
-    for combination in product(*(segment.splits for segment in segments)):
-        yield sum((body for body, _ in combination), ()) + melds + sum((pair for _, pair in combination), ())
+    for (m_sets, m_pair), (p_sets, p_pair), (s_sets, s_pair), (z_sets, z_pair) in product(
+            m.splits, p.splits, s.splits, z.splits):
+        yield m_sets + p_sets + s_sets + z_sets + melds + m_pair + p_pair + s_pair + z_pair
 
 
 def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int):
@@ -414,14 +415,15 @@ def _wait_of(meld: Meld, win: Tile) -> Wait:
 def _placements(layout: Layout, win: Tile, waits: HandWaits):
     """One Arrangement per distinct place the winning tile can take in the layout."""
     shape, sets, loose = layout
-    if any(tile.index == win.index for tile in loose):
+    target = win.index
+    if loose and any(tile.index == target for tile in loose):
         yield Arrangement(shape, sets, loose, None, Wait.KNITTED, waits)
     seen: set[tuple[SetKind, int]] = set()
-    target = win.index
     for index, meld in enumerate(sets):
-        if not meld.concealed or not meld.tiles[0].index <= target <= meld.tiles[-1].index:
+        tiles = meld.tiles
+        if not meld.concealed or not tiles[0].index <= target <= tiles[-1].index:
             continue
-        key = (meld.kind, meld.tiles[0].index)
+        key = (meld.kind, tiles[0].index)
         if key not in seen:
             seen.add(key)
             wait = Wait.KNITTED if shape is Shape.SEVEN_PAIRS else _wait_of(meld, win)

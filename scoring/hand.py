@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from scoring.tiles import (
-    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_tiles, parse_tiles, tile_order,
+    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_counts, format_tiles, parse_tiles,
+    tile_order,
 )
 
 
@@ -241,9 +242,9 @@ class Hand:
 
     def _check_copies(self) -> None:
         counts = self.counts
-        if max(counts) > 4:
-            tile = ALL_TILES[counts.index(max(counts))]
-            raise TooManyCopiesError(f"{max(counts)} copies of {tile}: there are only four of each tile")
+        most = max(counts)
+        if most > 4:
+            raise TooManyCopiesError(f"{most} copies of {ALL_TILES[counts.index(most)]}: there are only four of each tile")
         for tile in self.bonus:
             if counts[tile.index] > 1:
                 raise DuplicateBonusError(f"bonus tile {tile} is given twice: each exists once")
@@ -292,10 +293,10 @@ class Hand:
     def __str__(self) -> str:
         return self.text
 
-    @cached_property
+    @property
     def text(self) -> str:
-        """The canonical printed form (cached)."""
-        groups = [format_tiles(self.standing, sort=False, separator=" ")] + [str(meld) for meld in self.melds]
+        """The canonical printed form."""
+        groups = [format_counts(self.standing_counts, separator=" ")] + [meld.text for meld in self.melds]
         if self.bonus:
             groups.append(format_tiles(self.bonus))
         return " ".join(group for group in groups if group)

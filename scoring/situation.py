@@ -75,11 +75,12 @@ class Situation:
 
         Situations are immutable: the same keywords (values of the same types) share one instance.
         """
-        key = (tuple((name, type(value), value) for name, value in keywords.items()), tuple(options))
+        # the values' types are part of the key: True and 1 are equal but not the same keyword
+        key = (tuple(keywords.items()), tuple(map(type, keywords.values())), tuple(options))
         try:
             hash(key)
         except TypeError:  # an unhashable option value: nothing to share
-            return _from_keywords(keywords, key[1])
+            return _from_keywords(keywords, key[2])
         return _shared(key)
 
     def describe(self) -> str:
@@ -119,7 +120,7 @@ def _from_keywords(keywords: Mapping[str, object], options: tuple[str, ...]) -> 
 
 
 @lru_cache(maxsize=4096)
-def _shared(key: tuple[tuple[tuple[str, type, object], ...], tuple[str, ...]]) -> Situation:
+def _shared(key: tuple[tuple[tuple[str, object], ...], tuple[type, ...], tuple[str, ...]]) -> Situation:
     """Situation.from_keywords of hashable keywords (cached; errors are raised each time)."""
-    given, options = key
-    return _from_keywords({name: value for name, _, value in given}, options)
+    given, _, options = key
+    return _from_keywords(dict(given), options)

@@ -152,6 +152,9 @@ class Tile:
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Parse exactly one tile: ``"5m"`` or a Unicode tile character."""
+        tile = _CODES.get(text)  # the common case: a plain code
+        if tile is not None:
+            return tile
         tiles = parse_tiles(text)
         if len(tiles) != 1:
             raise NotationError(f"{text!r} is not a single tile (write one tile, e.g. '5m')")
@@ -343,6 +346,24 @@ def format_tiles(tiles, *, sort: bool = True, separator: str = "") -> str:
     return separator.join(runs)
 
 
+def format_counts(counts: tuple[int, ...], *, separator: str = "") -> str:
+    """Copies of each face by ALL_TILES position (34 or 42 entries) -> canonical notation.
+
+    ``format_counts(counts, separator=" ")`` gives ``"123m 55z"``: the same as
+    ``format_tiles`` of the tiles counted, without touching each tile.
+    """
+    return separator.join(filter(None, (
+        _count_run(counts[start:end], letter) for start, end, letter in _SUIT_SPANS
+    )))
+
+
+@lru_cache(maxsize=1 << 12)
+def _count_run(counts: tuple[int, ...], letter: str) -> str:
+    """One suit's copies of each rank as ``"1123m"``, ``""`` when there are none (cached)."""
+    digits = "".join(str(rank) * count for rank, count in enumerate(counts, 1))
+    return digits + letter if digits else ""
+
+
 @lru_cache(maxsize=1 << 12)
 def _run_text(indices: tuple[int, ...]) -> str:
     """One suit's run of tiles (ALL_TILES positions, in order) as ``"123m"`` (cached)."""
@@ -351,3 +372,6 @@ def _run_text(indices: tuple[int, ...]) -> str:
 
 tile_order = attrgetter("index")  # sort key: canonical tile order, faster than comparing tiles
 _SUIT_AT = [tile.suit for tile in ALL_TILES]  # ALL_TILES position -> suit
+_SUIT_SPANS = tuple(  # (start, end, letter): each suit's positions in ALL_TILES
+    (_SUIT_OFFSET[suit], _SUIT_OFFSET[suit] + suit.size, suit.value) for suit in Suit
+)

@@ -52,6 +52,8 @@ def register(ruleset: RuleSet) -> RuleSet:
 
 def find_ruleset(name: str) -> RuleSet:
     """Rule set by id, name or alias, case-insensitive."""
+    if isinstance(name, str) and name in RULESETS:  # the common case: the exact id
+        return RULESETS[name]
     key = str(name).strip().lower()
     key = ALIASES.get(key, key)
     for ruleset in RULESETS.values():

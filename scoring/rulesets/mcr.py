@@ -40,12 +40,6 @@ def item(pattern: Pattern, count: int) -> Item:
     return Item(pattern.value, VALUES[pattern], count)
 
 
-@cache
-def payment(payer: Wind, payee: Wind, amount: int) -> Payment:
-    """A Payment (shared instances: payments are immutable)."""
-    return Payment(payer, payee, amount)
-
-
 @dataclass(frozen=True, slots=True)
 class Scored:
     """The fans of one arrangement after the exclusion pass, and its total.
@@ -73,10 +67,8 @@ class Scored:
 
     @property
     def items(self) -> tuple[Item, ...]:
-        return tuple(
-            item(pattern, count)
-            for pattern, count in sorted(self.counted.items(), key=lambda entry: ORDER[entry[0]])
-        )
+        counted = self.counted
+        return tuple(item(pattern, counted[pattern]) for pattern in sorted(counted, key=ORDER.__getitem__))
 
     @property
     def excluded(self) -> tuple[Exclusion, ...]:
@@ -100,15 +92,18 @@ def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], 
     """The one exclusion pass: in card order, each fan still counted removes what it excludes."""
     counted = {pattern: count for pattern, count in found.items() if count}
     excluded = []
-    for pattern in sorted(counted, key=ORDER.__getitem__):
+    for pattern in sorted(counted.keys() & EXCLUDES.keys(), key=ORDER.__getitem__):
         if pattern not in counted:
             continue
-        for other, exclusion in EXCLUDES_IN_ORDER.get(pattern, ()):
+        for other, exclusion in EXCLUDES_IN_ORDER[pattern]:
             if counted.pop(other, 0):
                 excluded.append(exclusion)
-    if not counted.keys() - {Pattern.FLOWER_TILES}:
+    if counted.keys() <= ONLY_FLOWERS:
         counted[Pattern.CHICKEN_HAND] = 1
     return counted, excluded
+
+
+ONLY_FLOWERS = frozenset({Pattern.FLOWER_TILES})  # what may count besides Chicken Hand
 
 
 def score_arrangement(view: View) -> Scored:
@@ -148,18 +143,23 @@ def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tup
 
 def payments(total: int, situation: Situation) -> tuple[tuple[Payment, ...], tuple[str, ...]]:
     """Card: self-drawn, each other pays 8 + basic; on a discard, the discarder 8 + basic, the others 8."""
-    winner = situation.seat_wind
+    return _payments(total, situation.seat_wind, situation.self_drawn, situation.discarder)
+
+
+@cache
+def _payments(total: int, winner: Wind, self_drawn: bool,
+              discarder: Wind | None) -> tuple[tuple[Payment, ...], tuple[str, ...]]:
+    """``payments`` of the situation's parts (cached: payments are immutable and few differ)."""
     others = [wind for wind in WINDS if wind is not winner]
-    if situation.self_drawn:
-        return tuple(payment(wind, winner, BASE_PAYMENT + total) for wind in others), ()
-    if situation.discarder is None:
+    if self_drawn:
+        return tuple(Payment(wind, winner, BASE_PAYMENT + total) for wind in others), ()
+    if discarder is None:
         return (), (
             f"discarder not given: the discarder pays {BASE_PAYMENT + total} "
             f"({BASE_PAYMENT} + {total}), each of the other two pays {BASE_PAYMENT}",
         )
     return tuple(
-        payment(wind, winner, BASE_PAYMENT + (total if wind is situation.discarder else 0))
-        for wind in others
+        Payment(wind, winner, BASE_PAYMENT + (total if wind is discarder else 0)) for wind in others
     ), ()
 
 
@@ -192,7 +192,7 @@ class MCRRuleSet:
         facts = Facts(hand, situation, flags)
         scored = [score_arrangement(View(facts, arrangement)) for arrangement in arrangements]
         best = max(scored, key=RANKING) if len(scored) > 1 else scored[0]  # max: the first of equals
-        text = str(hand)
+        text = hand.text
         others = tuple(self._breakdown(entry, text, ()) for entry in self._runners_up(scored, best, runners_up))
         return self._breakdown(best, text, notes, others, situation)
 

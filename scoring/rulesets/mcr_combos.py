@@ -167,10 +167,15 @@ def _search(candidates: list[Candidate], start: int, chosen: list[Candidate],
     return best
 
 
+NO_COMBINATION: tuple[Counter, tuple[Exclusion, ...]] = (Counter(), ())  # shared: never modified
+
+
 @cache
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
     """(fans counted, combinations left out with the principle) for sorted set keys."""
     candidates = _candidates(keys, chows)
+    if not candidates:  # the common case: the sets make no fan together
+        return NO_COMBINATION
     _, chosen = _search(candidates, 0, [])
     components = _connections(chosen)
     dropped = {

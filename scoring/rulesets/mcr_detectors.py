@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import compress, pairwise
 
 from scoring.breakdown import Exclusion
 from scoring.decompose import Arrangement, Shape, Wait
@@ -44,6 +44,8 @@ REVERSIBLE = _codes("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", 
 SUIT_MASKS = tuple(_mask(lambda t, suit=suit: t.suit is suit) for suit in SUITED)
 HONORS, WINDS, DRAGONS = _mask(lambda t: t.is_honor), _mask(lambda t: t.is_wind), _mask(lambda t: t.is_dragon)
 TERMINALS, SUITED_TILES = _mask(lambda t: t.is_terminal), _mask(lambda t: t.is_suited)
+BITS = tuple(1 << tile.index for tile in PLAYING_TILES)  # Tile.index -> its bit
+_CHOW, _PAIR = SetKind.CHOW, SetKind.PAIR  # for the hot loops: Enum class attributes are slow to read
 
 #: Fans of tile faces only: every tile of the hand lies in the given faces (bit masks).
 ALL_WITHIN: dict[Pattern, int] = {
@@ -88,12 +90,9 @@ class Facts:
 
     def __post_init__(self) -> None:
         counts = self.hand.counts[:len(PLAYING_TILES)]
-        mask = 0
-        for tiles in (self.hand.standing, *(meld.tiles for meld in self.hand.melds)):
-            for tile in tiles:
-                mask |= 1 << tile.index
-        kongs = tuple(meld.concealed for meld in self.hand.melds if meld.kind is SetKind.KONG)
-        _derive(self, counts=counts, mask=mask, kongs=kongs, fans=defaultdict(int))
+        melds = self.hand.melds
+        kongs = tuple(meld.concealed for meld in melds if meld.kind is SetKind.KONG) if melds else ()
+        _derive(self, counts=counts, mask=sum(compress(BITS, counts)), kongs=kongs, fans=defaultdict(int))
         for detector in HAND_DETECTORS:
             detector(self, self.fans)
 
@@ -122,14 +121,15 @@ class View:
         pungs: list[Meld] = []
         chows: list[Meld] = []
         for meld in self.arrangement.effective_sets(self.facts.situation.self_drawn):
-            if meld.kind is SetKind.CHOW:
+            kind = meld.kind
+            if kind is _CHOW:
                 chows.append(meld)
-            elif meld.kind is not SetKind.PAIR:
+            elif kind is not _PAIR:
                 pungs.append(meld)
         pung_keys = _keys(pungs)
         pair = self.arrangement.pair
         _derive(
-            self, shape=self.arrangement.shape, pungs=tuple(pungs), pung_mask=sum(1 << key for key in pung_keys),
+            self, shape=self.arrangement.shape, pungs=tuple(pungs), pung_mask=sum(map(BITS.__getitem__, pung_keys)),
             chows=tuple(chows), pair=None if pair is None else pair.first,
             chow_fans=best_combination(_keys(chows), True),
             pung_fans=best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
