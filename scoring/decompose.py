@@ -150,9 +150,25 @@ def _split(counts: tuple[int, ...], chows: bool, pair: bool) -> frozenset[tuple[
     )
 
 
-@cache
 def _partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...], ...]:
-    """Splits of one suit; a pair is used exactly when the suit has 3k+2 tiles."""
+    """Splits of one suit; a pair is used exactly when the suit has 3k+2 tiles.
+
+    Worked out on the counts without their leading and trailing zeros (123m
+    and 789p split alike), then moved to where the tiles are.
+    """
+    held = [rank for rank, count in enumerate(counts) if count]
+    if not held:
+        return _shape_partitions((), chows)
+    first = held[0]
+    return tuple(
+        tuple((rank + first, kind) for rank, kind in parts)
+        for parts in _shape_partitions(counts[first:held[-1] + 1], chows)
+    )
+
+
+@cache
+def _shape_partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...], ...]:
+    """``_partitions`` of counts that start at rank index 0 (cached)."""
     remainder = sum(counts) % 3
     if remainder == 1:
         return ()

@@ -9,6 +9,7 @@ exposed chow, pung or kong and ``(...)`` a concealed kong::
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
@@ -176,7 +177,12 @@ def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
 def _bare_group(group: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
     """(standing tiles, bonus tiles) of a group without brackets (cached)."""
     tiles = _group_tiles(group, group)
+    if not _MAY_HOLD_BONUS.search(group):
+        return tiles, ()
     return tuple(t for t in tiles if not t.is_bonus), tuple(t for t in tiles if t.is_bonus)
+
+
+_MAY_HOLD_BONUS = re.compile("[fF\U0001F022-\U0001F029]")  # bonus tiles are written with f or as these characters
 
 
 def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:

@@ -8,6 +8,7 @@ winter). The Unicode mahjong characters U+1F000-U+1F029 are accepted too.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache, lru_cache
@@ -279,6 +280,19 @@ _VARIATION_SELECTORS = "\ufe0e\ufe0f"
 
 @cache
 def _parse_cached(text: str) -> tuple[Tile, ...]:
+    if _PLAIN.fullmatch(text):  # the common case: digits and lower-case suit letters only
+        tiles = [_CODES.get(digit + letter) for digits, letter in _RUNS.findall(text) for digit in digits]
+        if all(tiles):  # else a rank the suit lacks: the general parse names it
+            return tuple(tiles)
+    return _parse_general(text)
+
+
+_PLAIN = re.compile(r"(?:[0-9]+[mpszf])+")
+_RUNS = re.compile(r"([0-9]+)([mpszf])")
+
+
+def _parse_general(text: str) -> tuple[Tile, ...]:
+    """Any tile notation: upper-case suit letters, spaces, Unicode tiles; errors say what is wrong."""
     tiles: list[Tile] = []
     digits = ""
     for char in text:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
-from itertools import combinations, combinations_with_replacement, pairwise
+from itertools import combinations, combinations_with_replacement, pairwise, permutations
 
 from scoring.breakdown import Exclusion
 from scoring.rulesets.mcr_patterns import ORDER, Pattern, ranking
@@ -69,40 +69,36 @@ PUNG_RULES: tuple[Rule, ...] = (
 
 Candidate = tuple[Pattern, frozenset[int]]
 MAX_SETS = 4
-Matches = dict[tuple[int, Ranks], tuple[Pattern, ...]]
+Groups = dict[tuple[Key, ...], tuple[Pattern, ...]]
 
 
-def _matches(rules: tuple[Rule, ...]) -> Matches:
-    """The fans (in rule order) a group of sets makes, by (number of suits, sorted ranks):
-    the rules' tests run once here for every possible group."""
-    table = {}
+def _groups(rules: tuple[Rule, ...]) -> Groups:
+    """The fans (in rule order) each group of sets makes, by the group's sorted keys; groups
+    making none are left out. The rules' tests run once here, for every possible group."""
+    table: Groups = {}
     for size in range(2, MAX_SETS + 1):
         for ranks in combinations_with_replacement(range(1, 10), size):
-            for suits in {1, size}:
-                found = tuple(pattern for pattern, wanted, one_suit, test in rules
-                              if wanted == size and one_suit == (suits == 1) and test(ranks))
-                if found:
-                    table[suits, ranks] = found
+            for one_suit in (True, False):
+                found = tuple(pattern for pattern, wanted, same_suit, test in rules
+                              if wanted == size and same_suit == one_suit and test(ranks))
+                # the suits of the sets: one suit for all, or a different suit each
+                suitings = [(suit,) * size for suit in range(3)] if one_suit else permutations(range(3), size)
+                for suits in suitings if found else ():
+                    table[tuple(sorted(9 * suit + rank - 1 for suit, rank in zip(suits, ranks)))] = found
     return table
 
 
-MATCHES = {True: _matches(CHOW_RULES), False: _matches(PUNG_RULES)}
-
-
-@cache
-def _group_fans(members: tuple[Key, ...], chows: bool) -> tuple[Pattern, ...]:
-    """The fans one group of sets (sorted keys) makes."""
-    ranks = tuple(sorted(key % 9 + 1 for key in members))
-    return MATCHES[chows].get((len({key // 9 for key in members}), ranks), ())
+GROUPS = {True: _groups(CHOW_RULES), False: _groups(PUNG_RULES)}
 
 
 def _candidates(keys: tuple[Key, ...], chows: bool) -> list[Candidate]:
     """Every (fan, group of set positions) the rules find among the sets."""
+    groups = GROUPS[chows]
     found = []
     for size in range(MAX_SETS, 1, -1):
         # both enumerate the groups in the same order: positions and their (sorted) keys
         for group, members in zip(combinations(range(len(keys)), size), combinations(keys, size)):
-            for pattern in _group_fans(members, chows):  # most groups make none
+            for pattern in groups.get(members, ()):  # most groups make none
                 found.append((pattern, frozenset(group)))
     return found
 
