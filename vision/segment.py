@@ -23,6 +23,10 @@ STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
 PATTERN_SPECK = (0.01, 0.03)  # sides of a table pattern's bright specks, as shares of the long side
 PATTERN_SPECKS = 60  # this many such specks make the table patterned
+TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
+TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
+TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
+UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading)
@@ -107,14 +111,15 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    mask = _unpatterned(whiteness, mask)
+    mask = _unpatterned(image, whiteness, mask, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
-def _unpatterned(whiteness: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """On a checked or plaid cloth (many small bright specks among the bright pixels) keep only the
-    brightest pixels, in blobs too big to be a speck of the pattern; otherwise the mask as it is."""
+def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """On a checked or plaid cloth (many small bright specks among the bright pixels): the brightest
+    pixels in blobs too big to be a speck of the pattern, and the bright pixels unlike the cloth's
+    colours (a tinted tile body can be less white than the cloth); otherwise the mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = ((whiteness > brightest) * 255).astype(np.uint8)
     _, _, stats, _ = cv2.connectedComponentsWithStats(bright)
@@ -122,9 +127,44 @@ def _unpatterned(whiteness: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if int(((areas > PATTERN_SPECK[0] ** 2) & (areas < PATTERN_SPECK[1] ** 2)).sum()) < PATTERN_SPECKS:
         return mask
     side = round(PATTERN_SPECK[1] * max(mask.shape)) | 1
+    unlike = cv2.morphologyEx(_unlike_table(image) & mask, cv2.MORPH_CLOSE, kernel)
     for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
-        bright = cv2.morphologyEx(bright, operation, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width)))
-    return bright
+        bright = _morphology(bright, operation, width)
+    return bright | _morphology(unlike, cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
+
+
+def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
+    """A square-kernel operation that takes the world beyond the photo's edge for table."""
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
+    return cv2.morphologyEx(mask, operation, element, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+
+
+def _unlike_table(image: np.ndarray) -> np.ndarray:
+    """Pixels farther in Lab from every blend of two of the table's colours (k-means on the photo's
+    outer ring) than the ring's own pixels are, by a margin: a mask of 0/255."""
+    lab = cv2.cvtColor(image, cv2.COLOR_RGB2LAB).astype(np.float32)
+    m = max(2, round(TABLE_RING * min(lab.shape[:2])))
+    ring = np.concatenate([lab[:m].reshape(-1, 3), lab[-m:].reshape(-1, 3),
+                           lab[:, :m].reshape(-1, 3), lab[:, -m:].reshape(-1, 3)])
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(0)
+    _, _, palette = cv2.kmeans(np.ascontiguousarray(ring[::7]), TABLE_COLOURS, None, criteria, 3,
+                               cv2.KMEANS_PP_CENTERS)
+    spread = float(np.percentile(_blend_distance(ring, palette), 99))
+    far = _blend_distance(lab.reshape(-1, 3), palette).reshape(lab.shape[:2]) > max(1.5 * spread, TABLE_MARGIN)
+    return (far * 255).astype(np.uint8)
+
+
+def _blend_distance(pixels: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """Each pixel's distance to the nearest point on a segment between two palette colours (or one)."""
+    best = np.full(len(pixels), np.inf, np.float32)
+    for i, a in enumerate(palette):
+        for b in palette[i:]:
+            d = b - a
+            length = float(d @ d)
+            t = np.clip((pixels - a) @ d / length, 0, 1) if length else np.zeros(len(pixels), np.float32)
+            best = np.minimum(best, np.linalg.norm(pixels - a - t[:, None] * d, axis=1))
+    return best
 
 
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
