@@ -78,10 +78,9 @@ class Situation:
         # the values' types are part of the key: True and 1 are equal but not the same keyword
         key = (tuple(keywords.items()), tuple(map(type, keywords.values())), tuple(options))
         try:
-            hash(key)
+            return _shared(key)
         except TypeError:  # an unhashable option value: nothing to share
             return _from_keywords(keywords, key[2])
-        return _shared(key)
 
     def describe(self) -> str:
         """One line for people: ``"self-drawn, last tile; seat E, round S"``."""

@@ -371,7 +371,7 @@ def format_counts(counts: tuple[int, ...], *, separator: str = "") -> str:
     )))
 
 
-@lru_cache(maxsize=1 << 12)
+@cache
 def _count_run(counts: tuple[int, ...], letter: str) -> str:
     """One suit's copies of each rank as ``"1123m"``, ``""`` when there are none (cached)."""
     digits = "".join(str(rank) * count for rank, count in enumerate(counts, 1))

@@ -149,7 +149,7 @@ def _conflict(candidate: Candidate, chosen: list[Candidate], components: Compone
     return ACCOUNT_ONCE if _joined(components, candidate[1]) is None else None
 
 
-def _search(candidates: list[Candidate], start: int, chosen: list[Candidate],
+def _search(candidates: tuple[Candidate, ...], start: int, chosen: list[Candidate],
             components: Components = SEPARATE) -> tuple[tuple, list[Candidate]]:
     """(ranking, selection): the best legal selection extending ``chosen`` with later candidates."""
     best = ranking(tuple(pattern for pattern, _ in chosen)), chosen
@@ -170,8 +170,13 @@ NO_COMBINATION: tuple[Counter, tuple[Exclusion, ...]] = (Counter(), ())  # share
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
     """(fans counted, combinations left out with the principle) for sorted set keys."""
     candidates = _candidates(keys, chows)
-    if not candidates:  # the common case: the sets make no fan together
-        return NO_COMBINATION
+    # the common case: the sets make no fan together
+    return _best_selection(tuple(candidates)) if candidates else NO_COMBINATION
+
+
+@cache
+def _best_selection(candidates: tuple[Candidate, ...]) -> tuple[Counter, tuple[Exclusion, ...]]:
+    """best_combination of the candidates some sets make (cached: many different sets make the same)."""
     _, chosen = _search(candidates, 0, [])
     components = _connections(chosen)
     dropped = {
