@@ -27,20 +27,27 @@ TILE_SIZE = (120, 90)  # (h, w) of a tile face in the drawn scene
 TRAIN_BODIES = {"ivory": (236, 226, 200), "white": (244, 243, 238), "yellowed": (226, 208, 162),
                 "cream": (240, 232, 214), "grey-white": (222, 224, 222)}
 TRAIN_BACKS = {"green": (38, 122, 70), "blue": (44, 78, 160), "yellow": (222, 184, 48),
-               "orange": (226, 122, 42)}
+               "orange": (226, 122, 42), "red": (186, 40, 44), "pink": (226, 118, 150),
+               "navy": (28, 40, 96), "dark-green": (26, 80, 50)}
 TRAIN_BACKGROUNDS = {"green-felt": (34, 104, 58), "dark-wood": (92, 62, 38), "light-wood": (184, 146, 98),
                      "grey-table": (118, 118, 120), "navy-cloth": (36, 48, 92), "white-table": (226, 226, 222)}
 SOURCE_WEIGHTS = {"xmahjongg-real": 4.0, "xmahjongg-dorothy": 0.8, "xmahjongg-dorwhite": 0.8,
                   "gnome-smooth-0": 1.0, "gnome-smooth-1": 0.7,
-                  "kmahjongg-default": 1.0, "kmahjongg-jade": 0.7, "font-NotoSansSymbols2-Regular": 0.8,
+                  "kmahjongg-default": 1.0, "kmahjongg-jade": 0.7, "kmahjongg-classic": 0.7,
+                  "font-NotoSansSymbols2-Regular": 0.8,
                   "font-Symbola_hint": 0.8, "mahjong-learner": 1.0}
 INKS = ((20, 20, 20), (30, 110, 50), (180, 30, 30), (30, 50, 140))
 CACHE_DIR = cache_dir()
-RENDER_VERSION = 2  # bump when the artwork or the generator changes (cache file names carry it)
+RENDER_VERSION = 4  # bump when the artwork or the generator changes (cache file names carry it)
 
 
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator, amount: float = 12) -> np.ndarray:
     return np.clip(np.asarray(colour, np.float32) + rng.normal(0, amount, 3), 0, 255)
+
+
+def back_colour(rng: np.random.Generator) -> np.ndarray:
+    """One of TRAIN_BACKS, jittered: the colour of a tile's back layer or of a face-down tile."""
+    return _jitter(list(TRAIN_BACKS.values())[rng.integers(len(TRAIN_BACKS))], rng)
 
 
 def texture(shape: tuple[int, int], colour: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -107,7 +114,7 @@ def draw_scene(centre: np.ndarray, neighbours: list[np.ndarray], rng: np.random.
     canvas = texture((h * 3, w * 4), _jitter(list(TRAIN_BACKGROUNDS.values())[
         rng.integers(len(TRAIN_BACKGROUNDS))], rng, 20), rng)
     x0, y0 = int(w * 1.5), h
-    back = _jitter(list(TRAIN_BACKS.values())[rng.integers(len(TRAIN_BACKS))], rng)
+    back = back_colour(rng)
     wall = int(rng.uniform(0, 0.25) * h)
     layer = int(wall * rng.uniform(0.3, 0.7))
     gap = int(rng.integers(0, 4))
@@ -181,13 +188,13 @@ class Generator:
     def random_tile(self, rng: np.random.Generator) -> np.ndarray:
         """A neighbour: a random face, sometimes a back."""
         if rng.random() < 0.15:
-            return draw_tile(None, rng, _jitter(list(TRAIN_BACKS.values())[rng.integers(4)], rng))
+            return draw_tile(None, rng, back_colour(rng))
         return draw_tile(self.pick(CLASSES[rng.integers(42)], rng), rng)
 
     def sample(self, code: str, rng: np.random.Generator) -> np.ndarray:
         """One uint8 RGB crop (CROP_SIZE) of class `code`."""
         if code in ("back", "none"):
-            centre = draw_tile(None, rng, _jitter(list(TRAIN_BACKS.values())[rng.integers(4)], rng))
+            centre = draw_tile(None, rng, back_colour(rng))
             if code == "none":
                 centre = self.random_tile(rng)
         else:

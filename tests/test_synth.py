@@ -42,25 +42,15 @@ def test_training_and_evaluation_colours_are_named_tables() -> None:
     assert all(len(colour) == 3 for colour in synth.TRAIN_BACKGROUNDS.values())
 
 
-@pytest.mark.parametrize("name, code", [("dots-7", "7p"), ("dot-7", "7p"), ("bamboo-1", "1s"),
-                                        ("characters-9", "9m"), ("honors-north", "4z"), ("honors-white", "5z"),
-                                        ("bonus-chrysanthemum", "3f"), ("bonus-winter", "8f")])
-def test_label_names_map_to_codes(name: str, code: str) -> None:
-    assert real_tiles.code_for(name) == code
+def test_evaluation_scene_colours_are_held_out_of_training() -> None:
+    from datasets import scenes
 
+    def distance(one: tuple, other: tuple) -> int:
+        return max(abs(a - b) for a, b in zip(one, other))
 
-def test_unknown_label_name_is_a_clear_error() -> None:
-    with pytest.raises(real_tiles.RealTilesError, match="honors-purple"):
-        real_tiles.code_for("honors-purple")
-
-
-def test_split_is_fixed_stratified_and_disjoint(shared_datasets: Path) -> None:
-    tiles = real_tiles.load(shared_datasets / "real-tiles")
-    train, held_out = real_tiles.split(tiles)
-    again = real_tiles.split(tiles)[1]
-    assert [t.path for t in held_out] == [t.path for t in again]
-    assert not {t.path for t in train} & {t.path for t in held_out}
-    assert len(train) + len(held_out) == len(tiles) == 700
-    assert len(held_out) >= 0.3 * len(tiles)
-    assert {t.code for t in held_out} == set(FACE_CLASSES)
-    assert next(t.code for t in tiles if t.path.name == "133.jpg") == "8p"
+    trained = [*synth.TRAIN_BODIES.values(), *synth.TRAIN_BACKS.values(), *synth.TRAIN_BACKGROUNDS.values()]
+    held_out = [colour for pair in scenes.BODIES.values() for colour in pair]
+    held_out += [colour for colour, _ in scenes.BACKGROUNDS.values()]
+    assert min(distance(a, b) for a in held_out for b in trained) > 10
+    backs = [back for _, back in scenes.BODIES.values()]
+    assert min(distance(a, b) for a in backs for b in synth.TRAIN_BACKS.values()) >= 40

@@ -26,6 +26,7 @@ PATTERN_SPECKS = 60  # this many such specks make the table patterned
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
+LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
@@ -141,17 +142,21 @@ def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
 
 def _unlike_table(image: np.ndarray) -> np.ndarray:
     """Pixels farther in Lab from every blend of two of the table's colours (k-means on the photo's
-    outer ring) than the ring's own pixels are, by a margin: a mask of 0/255."""
-    lab = cv2.cvtColor(image, cv2.COLOR_RGB2LAB).astype(np.float32)
-    m = max(2, round(TABLE_RING * min(lab.shape[:2])))
-    ring = np.concatenate([lab[:m].reshape(-1, 3), lab[-m:].reshape(-1, 3),
-                           lab[:, :m].reshape(-1, 3), lab[:, -m:].reshape(-1, 3)])
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    outer ring) than the ring's own pixels are, by a margin: a mask of 0/255. Distances are looked
+    up per colour cell (LAB_CELL levels a side), not computed per pixel."""
+    cells = cv2.cvtColor(image, cv2.COLOR_RGB2LAB) // LAB_CELL
+    m = max(2, round(TABLE_RING * min(cells.shape[:2])))
+    ring = np.concatenate([cells[:m].reshape(-1, 3), cells[-m:].reshape(-1, 3),
+                           cells[:, :m].reshape(-1, 3), cells[:, -m:].reshape(-1, 3)])
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
     cv2.setRNGSeed(0)
-    _, _, palette = cv2.kmeans(np.ascontiguousarray(ring[::7]), TABLE_COLOURS, None, criteria, 3,
+    _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3,
                                cv2.KMEANS_PP_CENTERS)
-    spread = float(np.percentile(_blend_distance(ring, palette), 99))
-    far = _blend_distance(lab.reshape(-1, 3), palette).reshape(lab.shape[:2]) > max(1.5 * spread, TABLE_MARGIN)
+    side = 256 // LAB_CELL
+    grid = np.stack(np.meshgrid(*[np.arange(side, dtype=np.float32)] * 3, indexing="ij"), axis=-1)
+    table = _blend_distance(grid.reshape(-1, 3), palette).reshape(side, side, side) * LAB_CELL
+    spread = float(np.percentile(table[ring[:, 0], ring[:, 1], ring[:, 2]], 99))
+    far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(1.5 * spread, TABLE_MARGIN)
     return (far * 255).astype(np.uint8)
 
 
@@ -160,11 +165,12 @@ def _blend_distance(pixels: np.ndarray, palette: np.ndarray) -> np.ndarray:
     best = np.full(len(pixels), np.inf, np.float32)
     for i, a in enumerate(palette):
         for b in palette[i:]:
-            d = b - a
+            d, relative = b - a, pixels - a
             length = float(d @ d)
-            t = np.clip((pixels - a) @ d / length, 0, 1) if length else np.zeros(len(pixels), np.float32)
-            best = np.minimum(best, np.linalg.norm(pixels - a - t[:, None] * d, axis=1))
-    return best
+            t = np.clip(relative @ d / length, 0, 1) if length else np.zeros(len(pixels), np.float32)
+            relative -= t[:, None] * d
+            np.minimum(best, np.einsum("ij,ij->i", relative, relative), out=best)
+    return np.sqrt(best)
 
 
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
