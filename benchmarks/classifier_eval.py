@@ -1,6 +1,6 @@
 """Measure the committed tile classifier against its targets (prints numbers, asserts nothing).
 
-`python -m benchmarks.classifier_eval [--model PATH] [--synthetic N] [--hold-out-group G]`
+`python -m benchmarks.classifier_eval [--model PATH] [--synthetic N] [--hold-out-group G | --validation]`
 
 Held-out real crops (the fixed split of datasets.real_tiles): top-1, top-3,
 per-class accuracy, bonus-as-bonus rate and exact bonus identity, top
@@ -8,6 +8,8 @@ confusion pairs, accuracy per look group (body colour clusters); with
 `--hold-out-group G`, every crop of look group G (hold-out-by-set: pair it
 with a model from `python -m models.train --hold-out-group G`); a held-out
 synthetic set (fresh seed, needs the artwork installed); batch-of-20 latency.
+With `--validation`, the validation fold of the TRAIN part instead (pair it with
+`python -m models.train --validation`): recipes are compared there, never on the held-out crops.
 """
 
 from __future__ import annotations
@@ -36,15 +38,16 @@ def line(name: str, value: float, target: float, higher_is_better: bool = True, 
     return f"{name:<28}{shown:>12}   target {'>=' if higher_is_better else '<='} {wanted:<9} {'ok' if ok else 'MISS'}"
 
 
-def real_report(classifier: TileClassifier, hold_out_group: int | None) -> None:
-    """Accuracy figures on the held-out real crops (or on every crop of one look group)."""
-    _, held_out = real_tiles.evaluation_split(hold_out_group)
+def real_report(classifier: TileClassifier, hold_out_group: int | None, validation: bool) -> None:
+    """Accuracy figures on the held-out real crops (or every crop of one look group, or validation)."""
+    _, held_out = real_tiles.evaluation_split(hold_out_group, validation)
     images = [tile.image() for tile in held_out]
     truth = np.array([CLASSES.index(tile.code) for tile in held_out])
     probs = classifier.probabilities(images)
     top3 = np.argsort(probs, axis=1)[:, ::-1][:, :3]
     best = top3[:, 0]
-    which = "fixed split" if hold_out_group is None else f"all of look group {hold_out_group}"
+    which = ("validation fold of TRAIN" if validation else "fixed split" if hold_out_group is None
+             else f"all of look group {hold_out_group}")
     print(f"held-out real crops: {len(held_out)} ({which}; never trained on)")
     print(line("top-1", float((best == truth).mean()), TARGETS["top-1"]))
     print(line("top-3", float((top3 == truth[:, None]).any(axis=1).mean()), TARGETS["top-3"]))
@@ -104,12 +107,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=MODEL_PATH)
     parser.add_argument("--synthetic", type=int, default=20, help="synthetic crops per class (0: skip)")
-    parser.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
                         help="evaluate on every crop of this look group (for a model trained with the same flag)")
+    chosen.add_argument("--validation", action="store_true",
+                        help="evaluate on the validation fold of TRAIN (for a model trained with the same flag)")
     args = parser.parse_args(argv)
     classifier = TileClassifier.load(args.model)
     print(f"model: {args.model}")
-    real_report(classifier, args.hold_out_group)
+    real_report(classifier, args.hold_out_group, args.validation)
     if args.synthetic:
         synthetic_report(classifier, args.synthetic)
     timing_report(classifier, args.model)

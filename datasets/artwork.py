@@ -132,10 +132,13 @@ def _render_svg_element(svg: Path, element: str, zoom: float = 3.0) -> np.ndarra
         return _ink_box(_rgba(out))
 
 
-def _kmahjongg(style: str) -> Callable[[], dict[str, np.ndarray]]:
+def _kmahjongg(style: str, relabel: Mapping[str, str] | None = None) -> Callable[[], dict[str, np.ndarray]]:
+    """A KMahjongg tileset; `relabel` overrides the element -> code table where a set's art differs."""
+    ids = {**KMAHJONGG_IDS, **(relabel or {})}
+
     def load() -> dict[str, np.ndarray]:
         svg = KMAHJONGG_DIR / f"{style}.svgz"
-        return {code: _render_svg_element(svg, element) for element, code in KMAHJONGG_IDS.items()}
+        return {code: _render_svg_element(svg, element) for element, code in ids.items()}
     return load
 
 
@@ -225,6 +228,9 @@ SOURCES: tuple[ArtSource, ...] = (
               True, "GPL-2+ (Debian gnome-mahjongg)"),
     ArtSource("kmahjongg-default", _kmahjongg("default"), False, "GPL-2+ (Debian kdegames-mahjongg-data-kf5)"),
     ArtSource("kmahjongg-jade", _kmahjongg("jade"), False, "GPL-2+ (Debian kdegames-mahjongg-data-kf5)"),
+    # `classic` captions its flowers: FLOWER_1 is the orchid and FLOWER_2 the plum.
+    ArtSource("kmahjongg-classic", _kmahjongg("classic", {"FLOWER_1": "2f", "FLOWER_2": "1f"}), False,
+              "GPL-2+ (Debian kdegames-mahjongg-data-kf5)"),
     ArtSource("kmahjongg-traditional", _kmahjongg("traditional"), False,
               "GPL-2+ (Debian kdegames-mahjongg-data-kf5; held out of training)"),
     ArtSource(f"font-{FONTS[0].stem}", _font(FONTS[0]), False, "OFL-1.1 (Debian fonts-noto-core)"),

@@ -19,6 +19,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "real-tiles"
 HOLDOUT_FRACTION = 0.35
+VALIDATION_FRACTION = 0.3
 SPLIT_SEED = 20261121
 LOOK_GROUPS = 3
 
@@ -113,14 +114,18 @@ def look_groups(images: list[np.ndarray], groups: int = LOOK_GROUPS, seed: int =
     return rank[labels.ravel()]
 
 
-def evaluation_split(hold_out_group: int | None = None,
+def evaluation_split(hold_out_group: int | None = None, validation: bool = False,
                      root: Path = ROOT) -> tuple[list[RealTile], list[RealTile]]:
     """(train, evaluate): the fixed split, or for a look group, every crop of that group held out.
 
     With a group, train is the fixed TRAIN part minus that group (a hold-out-by-set experiment).
+    With `validation`, both parts come from the fixed TRAIN part (a seeded, stratified
+    VALIDATION_FRACTION of it is evaluated): for choosing a recipe without touching the held-out crops.
     """
     tiles = load(root)
     train, held_out = split(tiles)
+    if validation:
+        return split(train, VALIDATION_FRACTION, SPLIT_SEED + 1)
     if hold_out_group is None:
         return train, held_out
     groups = dict(zip((t.path for t in tiles), look_groups([t.image() for t in tiles])))

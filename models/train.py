@@ -2,7 +2,7 @@
 
 Seeded end to end: renders (or loads the cached) synthetic crops from the
 installed artwork, augments the TRAIN split of the real crops, trains a small
-depthwise-separable CNN on the CPU, prints held-out real accuracy, and writes
+plain CNN with class, number and family heads on the CPU, prints held-out real accuracy, and writes
 `models/tile_classifier.onnx` + `models/tile_classifier.json`. Torch is
 imported only here (the `train` extra). Preprocessing is
 `vision.classify.preprocess`, the function inference uses.
@@ -31,6 +31,7 @@ MODEL_DIR = Path(__file__).resolve().parent
 INPUT_SIZE = (64, 48)
 MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
+WHITE_BALANCE = True  # crops are white-balanced before the network (vision.classify.white_balanced)
 # (output channels, stride) per 3x3 conv + BN + ReLU; "pool" = 2x2 max pooling. Plain convs
 # trained about 2x faster than depthwise-separable ones on this 2-core CPU.
 LAYERS = ((16, 2), (32, 2), (64, 1), "pool", (96, 1), (128, 2))
@@ -45,26 +46,61 @@ class Config:
     real_variants: int = 30
     real_share: float = 0.35
     bonus_weight: float = 2.0  # real bonus crops drawn this many times as often
+    factor_weight: float = 0.5  # loss weight of the number and family heads
     batch: int = 128
     lr: float = 3e-3
     seed: int = 7
     threads: int = 2
 
 
-def build_model(classes: int = len(CLASSES)) -> nn.Module:
-    """The LAYERS conv stack, global average pooling, dropout, linear head."""
-    layers: list[nn.Module] = []
-    channels = 3
-    for spec in LAYERS:
-        if spec == "pool":
-            layers.append(nn.MaxPool2d(2))
-            continue
-        width, stride = spec
-        layers += [nn.Conv2d(channels, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width),
-                   nn.ReLU(inplace=True)]
-        channels = width
-    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(channels, classes)]
-    return nn.Sequential(*layers)
+# Factor heads: beside the 44 classes, the model learns each tile's printed number (0: none) and its
+# family. The exported scores multiply the three distributions, so the eight bonus tiles share the
+# evidence of "which number" (1-4, also on suit tiles) and "flower or season" across tile sets.
+FAMILIES = ("m", "p", "s", "z", "flower", "season", "back", "none")
+
+
+def factors(code: str) -> tuple[int, int]:
+    """(number 0-9, family index) of a class code."""
+    if code in ("back", "none"):
+        return 0, FAMILIES.index(code)
+    rank, suit = int(code[0]), code[1]
+    if suit == "f":
+        return (rank - 1) % 4 + 1, FAMILIES.index("flower" if rank <= 4 else "season")
+    return (0 if suit == "z" else rank), FAMILIES.index(suit)
+
+
+NUMBER_OF = torch.tensor([factors(code)[0] for code in CLASSES])
+FAMILY_OF = torch.tensor([factors(code)[1] for code in CLASSES])
+
+
+class FactoredClassifier(nn.Module):
+    """The LAYERS conv stack, global average pooling, dropout, and three linear heads
+    (class, number, family); `forward` returns the combined log-scores per class."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        channels = 3
+        for spec in LAYERS:
+            if spec == "pool":
+                layers.append(nn.MaxPool2d(2))
+                continue
+            width, stride = spec
+            layers += [nn.Conv2d(channels, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width),
+                       nn.ReLU(inplace=True)]
+            channels = width
+        self.trunk = nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2))
+        self.heads = nn.ModuleList([nn.Linear(channels, len(CLASSES)), nn.Linear(channels, 10),
+                                    nn.Linear(channels, len(FAMILIES))])
+
+    def head_logits(self, inputs: torch.Tensor) -> list[torch.Tensor]:
+        """Raw logits of the class, number and family heads."""
+        features = self.trunk(inputs)
+        return [head(features) for head in self.heads]
+
+    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
+        main, number, family = (torch.log_softmax(logits, 1) for logits in self.head_logits(inputs))
+        return main + number[:, NUMBER_OF] + family[:, FAMILY_OF]
 
 
 def _augment_chunk(task: tuple[int, int, list[np.ndarray]]) -> list[np.ndarray]:
@@ -93,7 +129,7 @@ def real_training_set(tiles: list[real_tiles.RealTile], variants: int, seed: int
 
 def tensor(images: list[np.ndarray] | np.ndarray) -> torch.Tensor:
     """The shared preprocessing, as a torch tensor."""
-    return torch.from_numpy(preprocess(images, INPUT_SIZE, MEAN, STD))
+    return torch.from_numpy(preprocess(images, INPUT_SIZE, MEAN, STD, WHITE_BALANCE))
 
 
 def evaluate(model: nn.Module, inputs: torch.Tensor, labels: np.ndarray) -> float:
@@ -104,10 +140,10 @@ def evaluate(model: nn.Module, inputs: torch.Tensor, labels: np.ndarray) -> floa
     return float((predicted.numpy() == labels).mean())
 
 
-def fit(model: nn.Module, synth_x: torch.Tensor, synth_y: np.ndarray, real_x: torch.Tensor,
+def fit(model: FactoredClassifier, synth_x: torch.Tensor, synth_y: np.ndarray, real_x: torch.Tensor,
         real_y: np.ndarray, config: Config) -> None:
     """Mixed batches (`real_share` real, bonus crops `bonus_weight` times as likely), AdamW,
-    one-cycle schedule, label smoothing."""
+    one-cycle schedule, label smoothing; the factor heads add `factor_weight` times their loss."""
     generator = torch.Generator().manual_seed(config.seed)
     n_real = int(config.batch * config.real_share)
     n_synth = config.batch - n_real
@@ -126,7 +162,10 @@ def fit(model: nn.Module, synth_x: torch.Tensor, synth_y: np.ndarray, real_x: to
             s_idx = order[step * n_synth:(step + 1) * n_synth]
             r_idx = torch.multinomial(real_weights, n_real, replacement=True, generator=generator)
             inputs = torch.cat([synth_x[s_idx], real_x[r_idx]])
-            loss = loss_fn(model(inputs), torch.cat([synth_t[s_idx], real_t[r_idx]]))
+            labels = torch.cat([synth_t[s_idx], real_t[r_idx]])
+            main, number, family = model.head_logits(inputs)
+            loss = loss_fn(main, labels) + config.factor_weight * (
+                loss_fn(number, NUMBER_OF[labels]) + loss_fn(family, FAMILY_OF[labels]))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -144,7 +183,7 @@ def export(model: nn.Module, summary: dict, out: Path) -> None:
                       dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
                       dynamo=False)
     sidecar = {"classes": list(CLASSES), "input_size": list(INPUT_SIZE), "mean": list(MEAN),
-               "std": list(STD), "version": 1, "training": summary}
+               "std": list(STD), "white_balance": WHITE_BALANCE, "version": 2, "training": summary}
     out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
 
 
@@ -155,8 +194,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth-per-class", type=int, default=Config.synth_per_class)
     parser.add_argument("--real-variants", type=int, default=Config.real_variants)
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "tile_classifier.onnx")
-    parser.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
                         help="hold-out-by-set experiment: train without any real crop of this look group")
+    chosen.add_argument("--validation", action="store_true",
+                        help="recipe comparison: train on part of TRAIN, report on its validation fold")
     args = parser.parse_args(argv)
     config = Config(epochs=args.epochs, synth_per_class=args.synth_per_class, real_variants=args.real_variants)
     started = time.time()
@@ -165,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     faces, skipped = load_faces()
     if skipped:
         print("artwork sources skipped:", *skipped, sep="\n  ")
-    train_tiles, held_out = real_tiles.evaluation_split(args.hold_out_group)
+    train_tiles, held_out = real_tiles.evaluation_split(args.hold_out_group, args.validation)
     synth_images, synth_labels = synth.cached(config.synth_per_class, config.seed)
     real_images, real_labels = real_training_set(train_tiles, config.real_variants, config.seed)
     originals = [tile.image() for tile in train_tiles]
@@ -173,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     real_y = np.concatenate([real_labels, [CLASSES.index(tile.code) for tile in train_tiles]])
     print(f"data ready: {len(synth_images)} synthetic, {len(real_x)} real ({time.time() - started:.0f} s)",
           flush=True)
-    model = build_model()
+    model = FactoredClassifier()
     fit(model, tensor(synth_images), synth_labels, real_x, real_y, config)
     held_x = tensor([tile.image() for tile in held_out])
     held_y = np.array([CLASSES.index(tile.code) for tile in held_out])

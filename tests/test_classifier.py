@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.classify import CLASSES, MODEL_PATH, CropError, Prediction, TileClassifier, preprocess
+from vision.classify import CLASSES, MODEL_PATH, CropError, Prediction, TileClassifier, preprocess, white_balanced
 
 ROOT = Path(__file__).resolve().parents[1]
 SPREAD = ("1m", "5m", "9m", "3p", "7p", "2s", "8s", "1z", "6z", "5f")
@@ -107,6 +107,15 @@ def test_preprocess_shape_and_normalisation() -> None:
     batch = preprocess([crop, crop[:, :, :]], (64, 48), (0.5, 0.5, 0.5), (0.25, 0.25, 0.25))
     assert batch.shape == (2, 3, 64, 48) and batch.dtype == np.float32
     assert np.allclose(batch, 2.0)
+
+
+def test_white_balance_removes_a_tint_but_keeps_a_coloured_back() -> None:
+    lilac = np.full((40, 30, 3), (230, 212, 240), dtype=np.uint8)
+    balanced = white_balanced(lilac)
+    assert np.ptp(balanced[0, 0]) < 2  # neutral: the three channels agree
+    green_back = np.full((40, 30, 3), (38, 122, 70), dtype=np.uint8)
+    kept = white_balanced(green_back)[0, 0]
+    assert kept[1] > 1.5 * kept[0] and kept[1] > 1.3 * kept[2]
 
 
 def test_training_uses_the_inference_preprocess() -> None:

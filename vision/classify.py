@@ -27,6 +27,8 @@ CLASSES: tuple[str, ...] = (
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
 TOP_K = 3
 THREADS = 2
+TINT_PERCENTILE = 90  # a crop's bright pixels (the tile body) are at least this percentile per channel
+MAX_TINT_GAIN = 1.25  # white balance lifts a channel at most this much: tints go, coloured backs stay
 
 
 class CropError(ValueError):
@@ -54,9 +56,19 @@ def check_crop(crop: object, index: int = 0) -> np.ndarray:
     return crop[:, :, :3]
 
 
+def white_balanced(image: np.ndarray) -> np.ndarray:
+    """A float32 copy whose tint is neutralised: each channel is scaled so its bright pixels match
+    the brightest channel's (by at most MAX_TINT_GAIN), so a lilac or yellowed body or warm light
+    reads as white while a green or blue back stays coloured."""
+    bright = np.percentile(image.reshape(-1, 3), TINT_PERCENTILE, axis=0).astype(np.float32) + 1.0
+    gains = np.minimum(bright.max() / bright, MAX_TINT_GAIN)
+    return np.minimum(image * gains, 255.0).astype(np.float32)
+
+
 def preprocess(crops: Sequence[np.ndarray], input_size: Sequence[int],
-               mean: Sequence[float], std: Sequence[float]) -> np.ndarray:
-    """Crops (RGB uint8) -> normalised float32 NCHW batch at `input_size` (h, w)."""
+               mean: Sequence[float], std: Sequence[float], white_balance: bool = False) -> np.ndarray:
+    """Crops (RGB uint8) -> normalised float32 NCHW batch at `input_size` (h, w), each crop
+    `white_balanced` first when the model was trained so."""
     height, width = int(input_size[0]), int(input_size[1])
     batch = np.empty((len(crops), 3, height, width), dtype=np.float32)
     mean_arr = np.asarray(mean, dtype=np.float32).reshape(3, 1, 1)
@@ -64,7 +76,8 @@ def preprocess(crops: Sequence[np.ndarray], input_size: Sequence[int],
     for index, crop in enumerate(crops):
         rgb = check_crop(crop, index)
         resized = cv2.resize(rgb, (width, height), interpolation=cv2.INTER_AREA)
-        batch[index] = (resized.transpose(2, 0, 1).astype(np.float32) / 255.0 - mean_arr) / std_arr
+        pixels = white_balanced(resized) if white_balance else resized.astype(np.float32)
+        batch[index] = (pixels.transpose(2, 0, 1) / 255.0 - mean_arr) / std_arr
     return batch
 
 
@@ -85,6 +98,7 @@ class ModelInfo:
     input_size: tuple[int, int]
     mean: tuple[float, float, float]
     std: tuple[float, float, float]
+    white_balance: bool = False
 
     @classmethod
     def read(cls, sidecar: Path) -> "ModelInfo":
@@ -92,7 +106,7 @@ class ModelInfo:
         try:
             data = json.loads(sidecar.read_text())
             return cls(tuple(data["classes"]), tuple(data["input_size"]),
-                       tuple(data["mean"]), tuple(data["std"]))
+                       tuple(data["mean"]), tuple(data["std"]), bool(data.get("white_balance", False)))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ModelError(f"cannot read model sidecar {str(sidecar)!r}: {error}; "
                              "retrain with `python -m models.train`") from error
@@ -130,7 +144,8 @@ class TileClassifier:
         """(N, C) softmax probabilities, columns in `self.classes` order."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
-        batch = preprocess(crops, self.info.input_size, self.info.mean, self.info.std)
+        info = self.info
+        batch = preprocess(crops, info.input_size, info.mean, info.std, info.white_balance)
         (logits,) = self._session.run(None, {"input": batch})
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
         return shifted / shifted.sum(axis=1, keepdims=True)
