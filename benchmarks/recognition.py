@@ -1,8 +1,10 @@
 """Recognition benchmark: our reader vs the PyPI `mahjong-detector`, same images, same run.
 
 Parts: the synthetic evaluation scenes (`benchmarks/data/scenes.json`, rendered
-into ~/.cache/mahjong-lens/scenes) and the real photos labelled by eye
-(`benchmarks/data/real_photos.json`, images from ../shared). Per part: per-tile
+into ~/.cache/mahjong-lens/scenes), the real photos labelled by eye
+(`benchmarks/data/real_photos.json`, images from ../shared; seen while the
+reader was tuned) and `real-fresh` (`real_photos_fresh.json`: other photos and
+crops, labelled later and never looked at while tuning). Per part: per-tile
 accuracy after an edit-distance alignment against the labels (a missed or an
 extra tile is an error; `?` labels are free), the share of images read exactly
 right, raw (top-1 of each tile) and after hand-aware decoding, the decoded
@@ -30,10 +32,11 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from datasets.real_photos import RAW_IMAGES, UNKNOWN, load_photos
+from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
 BIG_PHOTO = ("1-1.jpg", (4000, 3000))
+FRESH_LABELS = LABELS.with_name("real_photos_fresh.json")  # labelled later, never looked at while tuning
 DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_specs' default 2026
 DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
                   "haku": "5z", "hatsu": "6z", "chun": "7z"}
@@ -185,15 +188,16 @@ def scene_samples(count: int | None, dev: bool = False) -> list[Sample]:
                    tuple(tuple(map(tuple, box)) for box in boxes[s.seed])) for s in specs]
 
 
-def photo_samples(workdir: Path) -> list[Sample]:
+def photo_samples(workdir: Path, labels: Path = LABELS) -> list[Sample]:
     """Real photos; a cropped one is written to `workdir` as a JPEG so every reader gets a file."""
     samples = []
-    for photo in load_photos():
-        path = photo.path()
+    for index, photo in enumerate(load_photos(labels)):
+        path, name = photo.path(), photo.file
         if photo.crop:
-            path = workdir / f"crop-{Path(photo.file).stem}.jpg"
+            name = f"{photo.file}@{','.join(map(str, photo.crop))}"
+            path = workdir / f"crop-{labels.stem}-{index}.jpg"
             photo.image().save(path, quality=95)
-        samples.append(Sample(photo.file, path, photo.tiles))
+        samples.append(Sample(name, path, photo.tiles))
     return samples
 
 
@@ -290,7 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.dev:
             parts = {"dev": scene_samples(args.scenes, dev=True)}
         else:
-            parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir)}
+            parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
+                     "real-fresh": photo_samples(workdir, FRESH_LABELS)}
         big = big_photo(workdir)
         readers = {}
         for name, reader in READERS.items():

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import Errors, Reading, Tally, align, detector_truth, located
+from benchmarks.recognition import FRESH_LABELS, Errors, Reading, Tally, align, detector_truth, located
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
 
 PHOTOS = load_photos()
+FRESH = load_photos(FRESH_LABELS)
 SPECS = load_specs()
 
 
@@ -21,8 +22,13 @@ def test_labels_cover_the_single_row_photos_and_five_more():
     assert len(set(files)) == len(files) >= 10
 
 
+def test_fresh_labels_are_other_photos_and_enough():
+    assert not {p.file for p in FRESH} & {p.file for p in PHOTOS}
+    assert len(FRESH) >= 10 and sum(len(p.tiles) for p in FRESH) >= 250
+
+
 def test_label_codes_are_valid():
-    assert all(code in CODES for p in PHOTOS for code in p.tiles)
+    assert all(code in CODES for p in PHOTOS + FRESH for code in p.tiles)
     assert PHOTOS[0].tiles == tuple(f"{r}s" for r in range(1, 10))
 
 
@@ -35,7 +41,7 @@ def test_bad_labels_are_rejected():
 
 def test_labelled_images_exist_and_crops_fit(shared_datasets: Path):
     raw = shared_datasets / "real-photos" / "raw-images"
-    for photo in PHOTOS:
+    for photo in PHOTOS + FRESH:
         with Image.open(photo.path(raw)) as image:
             width, height = ImageOps.exif_transpose(image).size
         if photo.crop:
