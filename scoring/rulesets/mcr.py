@@ -189,8 +189,8 @@ class MCRRuleSet:
         if not arrangements:
             raise MCRError(f"{hand} (winning tile {hand.win}) has no winning arrangement to score")
         flags, notes = checked_flags(hand, situation)
-        facts = Facts(hand, situation, flags)
-        scored = [score_arrangement(View(facts, arrangement)) for arrangement in arrangements]
+        facts = Facts.of(hand, situation, flags)
+        scored = [score_arrangement(View.of(facts, arrangement)) for arrangement in arrangements]
         best = max(scored, key=RANKING) if len(scored) > 1 else scored[0]  # max: the first of equals
         text = hand.text
         others = tuple(self._breakdown(entry, text, ()) for entry in self._runners_up(scored, best, runners_up))

@@ -64,75 +64,73 @@ ALL_WITHIN: dict[Pattern, int] = {
 }
 
 
-def _derive(instance: object, **values: object) -> None:
-    """Set computed fields of a frozen dataclass (in __post_init__)."""
-    for name, value in values.items():
-        object.__setattr__(instance, name, value)
-
-
 @dataclass(frozen=True, slots=True)
 class Facts:
     """What every arrangement of one hand shares: the hand, the situation, the checked flags.
 
-    Derived once: ``counts`` (copies of each playing tile by Tile.index,
-    kongs with four), ``mask`` (bit mask of the faces, bit = Tile.index),
-    ``kongs`` (the ``concealed`` flag of each declared kong) and ``fans``
-    (HAND_DETECTORS' table).
+    Derived once by ``Facts.of``: ``counts`` (copies of each playing tile by
+    Tile.index, kongs with four), ``mask`` (bit mask of the faces, bit =
+    Tile.index), ``kongs`` (the ``concealed`` flag of each declared kong) and
+    ``fans`` (HAND_DETECTORS' table).
     """
 
     hand: Hand
     situation: Situation
-    flags: frozenset[str] = frozenset()  # situation flags that apply, after the rule set's checks
-    counts: tuple[int, ...] = field(init=False, repr=False)
-    mask: int = field(init=False, repr=False)
-    kongs: tuple[bool, ...] = field(init=False, repr=False)
-    fans: Table = field(init=False, repr=False, compare=False)
+    flags: frozenset[str]  # situation flags that apply, after the rule set's checks
+    counts: tuple[int, ...] = field(repr=False)
+    mask: int = field(repr=False)
+    kongs: tuple[bool, ...] = field(repr=False)
+    fans: Table = field(repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        counts = self.hand.counts[:len(PLAYING_TILES)]
-        melds = self.hand.melds
+    @classmethod
+    def of(cls, hand: Hand, situation: Situation, flags: frozenset[str] = frozenset()) -> Facts:
+        """The facts of a hand, HAND_DETECTORS' table filled in."""
+        counts = hand.counts[:len(PLAYING_TILES)]
+        melds = hand.melds
         kongs = tuple(meld.concealed for meld in melds if meld.kind is SetKind.KONG) if melds else ()
-        _derive(self, counts=counts, mask=sum(compress(BITS, counts)), kongs=kongs, fans=defaultdict(int))
+        facts = cls(hand, situation, flags, counts, sum(compress(BITS, counts)), kongs, defaultdict(int))
         for detector in HAND_DETECTORS:
-            detector(self, self.fans)
+            detector(facts, facts.fans)
+        return facts
 
 
 @dataclass(frozen=True, slots=True)
 class View:
     """One arrangement of a hand, as the arrangement detectors see it.
 
-    Derived once: the arrangement's ``shape``, ``pungs`` (and kongs; one
-    completed by a discard counted as exposed), ``pung_mask`` (bit mask of
-    their tiles, bit = Tile.index), ``chows``, ``pair`` (its tile or None)
-    and the chosen chow and suited-pung combinations (``mcr_combos``).
+    Derived once by ``View.of``: the arrangement's ``shape``, ``pungs`` (and
+    kongs; one completed by a discard counted as exposed), ``pung_mask`` (bit
+    mask of their tiles, bit = Tile.index), ``chows``, ``pair`` (its tile or
+    None) and the chosen chow and suited-pung combinations (``mcr_combos``).
     """
 
     facts: Facts
     arrangement: Arrangement
-    shape: Shape = field(init=False, repr=False)
-    pungs: tuple[Meld, ...] = field(init=False, repr=False)
-    pung_mask: int = field(init=False, repr=False)
-    chows: tuple[Meld, ...] = field(init=False, repr=False)
-    pair: Tile | None = field(init=False, repr=False)
-    chow_fans: tuple[Counter, tuple[Exclusion, ...]] = field(init=False, repr=False, compare=False)
-    pung_fans: tuple[Counter, tuple[Exclusion, ...]] = field(init=False, repr=False, compare=False)
+    shape: Shape = field(repr=False)
+    pungs: tuple[Meld, ...] = field(repr=False)
+    pung_mask: int = field(repr=False)
+    chows: tuple[Meld, ...] = field(repr=False)
+    pair: Tile | None = field(repr=False)
+    chow_fans: tuple[Counter, tuple[Exclusion, ...]] = field(repr=False, compare=False)
+    pung_fans: tuple[Counter, tuple[Exclusion, ...]] = field(repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    @classmethod
+    def of(cls, facts: Facts, arrangement: Arrangement) -> View:
+        """The view of one arrangement of the hand ``facts`` describe."""
         pungs: list[Meld] = []
         chows: list[Meld] = []
-        for meld in self.arrangement.effective_sets(self.facts.situation.self_drawn):
+        for meld in arrangement.effective_sets(facts.situation.self_drawn):
             kind = meld.kind
             if kind is _CHOW:
                 chows.append(meld)
             elif kind is not _PAIR:
                 pungs.append(meld)
         pung_keys = _keys(pungs)
-        pair = self.arrangement.pair
-        _derive(
-            self, shape=self.arrangement.shape, pungs=tuple(pungs), pung_mask=sum(map(BITS.__getitem__, pung_keys)),
-            chows=tuple(chows), pair=None if pair is None else pair.first,
-            chow_fans=best_combination(_keys(chows), True),
-            pung_fans=best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
+        pair = arrangement.pair
+        return cls(
+            facts, arrangement, arrangement.shape, tuple(pungs), sum(map(BITS.__getitem__, pung_keys)),
+            tuple(chows), None if pair is None else pair.first, best_combination(_keys(chows), True),
+            best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
         )
 
     @property
@@ -159,7 +157,7 @@ def tile_fans(v: Facts, table: Table) -> None:
 
 def suit_fans(v: Facts, table: Table) -> None:
     """Full Flush, Half Flush, One Voided Suit, All Types."""
-    suits = sum(bool(v.mask & suit) for suit in SUIT_MASKS)
+    suits = [bool(v.mask & suit) for suit in SUIT_MASKS].count(True)
     honors = bool(v.mask & HONORS)
     if suits == 1:
         table[P.HALF_FLUSH if honors else P.FULL_FLUSH] += 1
@@ -249,14 +247,18 @@ def _every_set_traits() -> dict[tuple[SetKind, int], frozenset[Pattern]]:
 
 
 SET_TRAITS = _every_set_traits()
+ALL_SET_TRAITS = frozenset(EVERY_SET)
 
 
 def every_set_fans(v: View, table: Table) -> None:
     """All Pungs, All Even Pungs, Outside Hand, All Fives, All Chows."""
     if v.shape not in SET_SHAPES:
         return
-    sets = v.arrangement.sets
-    common = frozenset.intersection(*(SET_TRAITS[meld.kind, meld.tiles[0].index] for meld in sets))
+    common = ALL_SET_TRAITS
+    for meld in v.arrangement.sets:
+        common &= SET_TRAITS[meld.kind, meld.tiles[0].index]
+        if not common:  # the common case, after a set or two
+            return
     for pattern in common:
         if v.shape in EVERY_SET[pattern][1]:
             table[pattern] += 1
@@ -287,6 +289,8 @@ CONCEALED_PUNGS = {2: P.TWO_CONCEALED_PUNGS, 3: P.THREE_CONCEALED_PUNGS, 4: P.FO
 
 def concealed_pungs(v: View, table: Table) -> None:
     """Two/Three/Four Concealed Pungs (kongs included; a pung completed by a discard is exposed)."""
+    if len(v.pungs) < 2:
+        return
     pattern = CONCEALED_PUNGS.get(sum(meld.concealed for meld in v.pungs))
     if pattern:
         table[pattern] += 1
@@ -336,6 +340,8 @@ def terminal_pungs(v: View, table: Table) -> None:
     Dragon pungs score Dragon Pung instead; the wind pungs of Big Three Winds
     (and of the four-wind fans) are part of that fan (non-repeat principle).
     """
+    if not v.pung_mask & (TERMINALS | WINDS):
+        return
     valued = 1 << v.situation.seat_wind.tile.index | 1 << v.situation.prevalent_wind.tile.index
     found = v.pung_mask & WINDS
     plain_winds = (found & ~valued).bit_count() if found.bit_count() < 3 else 0
@@ -368,7 +374,7 @@ def concealment(v: Facts, table: Table) -> None:
     """Fully Concealed Hand / Concealed Hand (no exposed sets), Melded Hand (four exposed sets)."""
     melds = v.hand.melds
     self_drawn = v.situation.self_drawn
-    if all(meld.concealed for meld in melds):
+    if not melds or all(meld.concealed for meld in melds):
         table[P.FULLY_CONCEALED_HAND if self_drawn else P.CONCEALED_HAND] += 1
     elif len(melds) == 4 and not any(meld.concealed for meld in melds) and not self_drawn:
         table[P.MELDED_HAND] += 1
