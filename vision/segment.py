@@ -29,6 +29,7 @@ TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colo
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
+TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading)
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
@@ -178,7 +179,7 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     mask = face_mask(image)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA * mask.size
-    boxes = [_corners(cv2.minAreaRect(c)) for c in contours if cv2.contourArea(c) >= min_area]
+    boxes = [_trimmed(mask, _corners(cv2.minAreaRect(c))) for c in contours if cv2.contourArea(c) >= min_area]
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
     bands = [band for box in boxes for band in _row_bands(grey, box)]
     return _reading_order([band for band in bands if _plausible(band)])
@@ -194,6 +195,20 @@ def _corners(rect) -> Quad:
     if abs(ordered[1][1] - ordered[0][1]) > abs(ordered[1][0] - ordered[0][0]):  # first edge is steep
         ordered = np.roll(ordered, -1, axis=0)
     return tuple((float(x), float(y)) for x, y in ordered)
+
+
+def _trimmed(mask: np.ndarray, box: Quad) -> Quad:
+    """The box without its top and bottom edges where the blob covers less than TRIM_COVER of the
+    length (bright table specks or glare touching a run make its bounding box too tall)."""
+    run = Run(box, 0, 0)
+    height = max(8, round(run.height))
+    width = max(8, round(run.length))
+    target = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    inside = cv2.warpPerspective(mask, cv2.getPerspectiveTransform(np.float32(box), target), (width, height))
+    covered = np.flatnonzero((inside > 0).mean(axis=1) >= TRIM_COVER)
+    if covered.size == 0:
+        return box
+    return _band(box, covered[0] / height, (covered[-1] + 1) / height)
 
 
 def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
