@@ -241,9 +241,11 @@ class Hand:
         for tile in self.standing:
             counts[tile.index] += 1
         object.__setattr__(self, "standing_counts", tuple(counts[:len(PLAYING_TILES)]))
-        for tiles in (*(meld.tiles for meld in self.melds), self.bonus):
-            for tile in tiles:
+        for meld in self.melds:
+            for tile in meld.tiles:
                 counts[tile.index] += 1
+        for tile in self.bonus:
+            counts[tile.index] += 1
         object.__setattr__(self, "counts", tuple(counts))
 
     def _check_copies(self) -> None:

@@ -164,7 +164,7 @@ class Tile:
     @property
     def code(self) -> str:
         """Compact notation, ``"5m"``."""
-        return f"{self.rank}{self.suit.value}"
+        return _CODE_AT[self.index]
 
     @property
     def name(self) -> str:
@@ -255,6 +255,7 @@ ALL_TILES: tuple[Tile, ...] = tuple(
     Tile(suit, rank) for suit in Suit for rank in range(1, suit.size + 1)
 )
 PLAYING_TILES: tuple[Tile, ...] = tuple(tile for tile in ALL_TILES if not tile.is_bonus)
+_CODE_AT = tuple(f"{tile.rank}{tile.suit.value}" for tile in ALL_TILES)  # ALL_TILES position -> code
 
 
 def _unicode_table() -> dict[Tile, str]:

@@ -178,8 +178,6 @@ def tile_hog(v: Facts, table: Table) -> None:
 
 def pairs_shape(v: View, table: Table) -> None:
     """Seven Pairs, or Seven Shifted Pairs (seven consecutive pairs of one suit)."""
-    if v.shape is not Shape.SEVEN_PAIRS:
-        return
     tiles = sorted(meld.first for meld in v.arrangement.sets)
     shifted = len({t.suit for t in tiles}) == 1 and tiles[0].is_suited and all(
         b.rank - a.rank == 1 for a, b in pairwise(tiles))
@@ -231,7 +229,6 @@ EVERY_SET: dict[Pattern, tuple[Callable[[Meld], bool], frozenset[Shape]]] = {
     P.ALL_CHOWS: (lambda m: m.kind is SetKind.CHOW or (m.kind is SetKind.PAIR and m.first.is_suited),
                   frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})),
 }
-SET_SHAPES = frozenset().union(*(shapes for _, shapes in EVERY_SET.values()))
 
 
 def _every_set_traits() -> dict[tuple[SetKind, int], frozenset[Pattern]]:
@@ -252,8 +249,6 @@ ALL_SET_TRAITS = frozenset(EVERY_SET)
 
 def every_set_fans(v: View, table: Table) -> None:
     """All Pungs, All Even Pungs, Outside Hand, All Fives, All Chows."""
-    if v.shape not in SET_SHAPES:
-        return
     common = ALL_SET_TRAITS
     for meld in v.arrangement.sets:
         common &= SET_TRAITS[meld.kind, meld.tiles[0].index]
@@ -274,7 +269,7 @@ def combination_fans(v: View, table: Table) -> None:
 def terminal_chows(v: View, table: Table) -> None:
     """Pure Terminal Chows / Three-Suited Terminal Chows: 123 and 789 chows with a pair of 5s."""
     pair = v.pair
-    if v.shape is not Shape.STANDARD or pair is None or pair.rank != 5 or len(v.chows) != 4:
+    if pair is None or pair.rank != 5 or len(v.chows) != 4:
         return
     chows = Counter((meld.suit, meld.first.rank) for meld in v.chows)
     others = [suit for suit in SUITED if suit is not pair.suit]
@@ -400,16 +395,20 @@ def flowers(v: Facts, table: Table) -> None:
 HAND_DETECTORS: tuple[Callable[[Facts, Table], None], ...] = (
     tile_fans, suit_fans, tile_hog, nine_gates, kongs, win_fans, concealment, flowers,
 )
-#: Detectors of one arrangement.
-DETECTORS: tuple[Callable[[View, Table], None], ...] = (
-    pairs_shape, knitted_shapes, every_set_fans, combination_fans, terminal_chows,
-    concealed_pungs, dragons, winds, terminal_pungs, wait_fans,
-)
+_SET_DETECTORS = (every_set_fans, combination_fans, concealed_pungs, dragons, winds, terminal_pungs, wait_fans)
+#: Detectors of one arrangement, by its shape: the others find nothing in that shape.
+DETECTORS: dict[Shape, tuple[Callable[[View, Table], None], ...]] = {
+    Shape.STANDARD: (terminal_chows, *_SET_DETECTORS),
+    Shape.KNITTED_STRAIGHT: (knitted_shapes, *_SET_DETECTORS),
+    Shape.SEVEN_PAIRS: (pairs_shape,),
+    Shape.THIRTEEN_ORPHANS: (knitted_shapes,),
+    Shape.HONORS_AND_KNITTED: (knitted_shapes,),
+}
 
 
 def detect(view: View) -> Table:
     """Every fan found in one arrangement, before exclusions (may hold zero counts)."""
     table = view.facts.fans.copy()
-    for detector in DETECTORS:
+    for detector in DETECTORS[view.shape]:
         detector(view, table)
     return table
