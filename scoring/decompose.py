@@ -178,16 +178,15 @@ def _shape_partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part,
 @cache
 def _splits(counts: tuple[int, ...], chows: bool, pair: bool) -> bool:
     """True when ``_split`` finds a split (cheaper: stops at the first one)."""
-    first = next((rank for rank, count in enumerate(counts) if count), None)
-    if first is None:
-        return not pair
-    if pair and counts[first] >= 2 and _splits(_take(counts, first, (2,)), chows, False):
+    if not counts or not counts[0] or not counts[-1]:  # worked out on the shape without zeros around it
+        held = [rank for rank, count in enumerate(counts) if count]
+        return _splits(counts[held[0]:held[-1] + 1], chows, pair) if held else not pair
+    if pair and counts[0] >= 2 and _splits(_take(counts, 0, (2,)), chows, False):
         return True
-    if counts[first] >= 3 and _splits(_take(counts, first, (3,)), chows, pair):
+    if counts[0] >= 3 and _splits(_take(counts, 0, (3,)), chows, pair):
         return True
     return bool(
-        chows and first + 2 < len(counts) and counts[first + 1] and counts[first + 2]
-        and _splits(_take(counts, first, (1, 1, 1)), chows, pair)
+        chows and len(counts) > 2 and counts[1] and counts[2] and _splits(_take(counts, 0, (1, 1, 1)), chows, pair)
     )
 
 
