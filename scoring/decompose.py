@@ -112,7 +112,7 @@ class Arrangement:
     def text(self) -> str:
         """The sets as printed, knitted or orphan tiles first."""
         groups = [format_tiles(self.loose)] if self.loose else []
-        return " ".join(groups + [str(meld) for meld in self.sets])
+        return " ".join(groups + [meld.text for meld in self.sets])
 
 
 # ---- per-suit splitting -------------------------------------------------------------

@@ -367,9 +367,9 @@ def format_counts(counts: tuple[int, ...], *, separator: str = "") -> str:
     ``format_counts(counts, separator=" ")`` gives ``"123m 55z"``: the same as
     ``format_tiles`` of the tiles counted, without touching each tile.
     """
-    return separator.join(filter(None, (
-        _count_run(counts[start:end], letter) for start, end, letter in _SUIT_SPANS
-    )))
+    return separator.join(filter(None, [
+        _count_run(counts[start:end], letter) for start, end, letter in _SUIT_SPANS if start < len(counts)
+    ]))
 
 
 @cache

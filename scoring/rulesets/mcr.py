@@ -54,7 +54,7 @@ class Scored:
     total: int = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "total", sum(VALUES[pattern] * count for pattern, count in self.counted.items()))
+        object.__setattr__(self, "total", sum([VALUES[pattern] * count for pattern, count in self.counted.items()]))
 
     @property
     def key(self) -> tuple[int, tuple[int, ...]]:
@@ -229,8 +229,8 @@ class MCRRuleSet:
             paid, payment_notes = payments(total, situation)
             notes += payment_notes
         return Breakdown(
-            ruleset=self.id, hand=hand, win=str(entry.view.hand.win), total=total, unit=self.unit,
-            items=entry.items, excluded=entry.excluded, arrangement=str(entry.view.arrangement),
+            ruleset=self.id, hand=hand, win=entry.view.hand.win.code, total=total, unit=self.unit,
+            items=entry.items, excluded=entry.excluded, arrangement=entry.view.arrangement.text,
             payments=paid, notes=notes, valid=valid, runners_up=runners_up,
         )
 

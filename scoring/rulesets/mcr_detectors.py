@@ -64,6 +64,21 @@ ALL_WITHIN: dict[Pattern, int] = {
 }
 
 
+def _within_by_suit() -> tuple[tuple[int, int, tuple[frozenset[Pattern], ...]], ...]:
+    """Per suit (first bit, faces mask): the ALL_WITHIN fans that each set of its faces allows."""
+    spans = [(suit, 9) for suit in (0, 9, 18)] + [(27, 7)]
+    return tuple(
+        (shift, (1 << size) - 1, tuple(
+            frozenset(pattern for pattern, allowed in ALL_WITHIN.items() if not faces << shift & ~allowed)
+            for faces in range(1 << size)
+        ))
+        for shift, size in spans
+    )
+
+
+WITHIN_BY_SUIT = _within_by_suit()
+
+
 @dataclass(frozen=True, slots=True)
 class Facts:
     """What every arrangement of one hand shares: the hand, the situation, the checked flags.
@@ -143,16 +158,18 @@ class View:
 
 
 def _keys(melds: list[Meld]) -> tuple[int, ...]:
-    return tuple(sorted(meld.tiles[0].index for meld in melds))
+    return tuple(sorted([meld.tiles[0].index for meld in melds]))
 
 
 # ---- whole-hand tile fans -------------------------------------------------------------
 
 def tile_fans(v: Facts, table: Table) -> None:
     """All Green, All Terminals, ... No Honors: every tile within a set of faces."""
-    for pattern, allowed in ALL_WITHIN.items():
-        if not v.mask & ~allowed:
-            table[pattern] += 1
+    found = ALL_WITHIN.keys()
+    for shift, faces, allowed in WITHIN_BY_SUIT:
+        found = found & allowed[v.mask >> shift & faces]
+    for pattern in found:
+        table[pattern] += 1
 
 
 def suit_fans(v: Facts, table: Table) -> None:
@@ -204,9 +221,9 @@ NINE_GATES_COUNTS = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 def nine_gates(v: Facts, table: Table) -> None:
     """1112345678999 of one suit, concealed, plus any tile of that suit."""
     hand = v.hand
-    if hand.melds or not any(v.mask & ~suit == 0 for suit in SUIT_MASKS):
+    start = hand.win.index - hand.win.rank + 1  # the winning tile's suit: every tile must be of it
+    if hand.melds or v.counts[start] < 3:
         return
-    start = hand.win.index - hand.win.rank + 1
     rest = list(v.counts[start:start + 9])
     rest[hand.win.rank - 1] -= 1
     if tuple(rest) == NINE_GATES_COUNTS:
@@ -261,9 +278,10 @@ def every_set_fans(v: View, table: Table) -> None:
 
 def combination_fans(v: View, table: Table) -> None:
     """Chow and suited-pung combinations (Pure Straight ... Double Pung), see mcr_combos."""
-    for fans in (v.chow_fans[0], v.pung_fans[0]):
-        for pattern, count in fans.items():
-            table[pattern] += count
+    for pattern, count in v.chow_fans[0].items():
+        table[pattern] += count
+    for pattern, count in v.pung_fans[0].items():
+        table[pattern] += count
 
 
 def terminal_chows(v: View, table: Table) -> None:
