@@ -150,25 +150,13 @@ def _split(counts: tuple[int, ...], chows: bool, pair: bool) -> frozenset[tuple[
     )
 
 
+@cache
 def _partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...], ...]:
     """Splits of one suit; a pair is used exactly when the suit has 3k+2 tiles.
 
-    Worked out on the counts without their leading and trailing zeros (123m
-    and 789p split alike), then moved to where the tiles are.
+    Asked for the counts without the zeros around them (``_segment`` places
+    the parts), so 123m and 789p share the work.
     """
-    held = [rank for rank, count in enumerate(counts) if count]
-    if not held:
-        return _shape_partitions((), chows)
-    first = held[0]
-    return tuple(
-        tuple((rank + first, kind) for rank, kind in parts)
-        for parts in _shape_partitions(counts[first:held[-1] + 1], chows)
-    )
-
-
-@cache
-def _shape_partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...], ...]:
-    """``_partitions`` of counts that start at rank index 0 (cached)."""
     remainder = sum(counts) % 3
     if remainder == 1:
         return ()
@@ -209,10 +197,9 @@ class _Segment:
     counts: tuple[int, ...]
     chows: bool
     start: int
-    partitions: tuple[tuple[Part, ...], ...]
     tiles: int
     has_pair: bool  # 3k+2 tiles
-    splits: tuple[tuple[tuple[Meld, ...], tuple[Meld, ...]], ...]  # each partition as (sets, pair) melds
+    splits: tuple[tuple[tuple[Meld, ...], tuple[Meld, ...]], ...]  # each partition as (sets, pair); () if none
 
     @cached_property
     def completions(self) -> tuple[int, ...]:
@@ -222,10 +209,15 @@ class _Segment:
 
 @cache
 def _segment(counts: tuple[int, ...], chows: bool, start: int) -> _Segment:
-    partitions = _partitions(counts, chows)
-    splits = tuple((_melds(parts, start, False), _melds(parts, start, True)) for parts in partitions)
+    held = [rank for rank, count in enumerate(counts) if count]
+    first = held[0] if held else 0
+    shape = counts[first:held[-1] + 1] if held else ()
+    splits = tuple(
+        (_melds(parts, start + first, False), _melds(parts, start + first, True))
+        for parts in _partitions(shape, chows)
+    )
     tiles = sum(counts)
-    return _Segment(counts, chows, start, partitions, tiles, tiles % 3 == 2, splits)
+    return _Segment(counts, chows, start, tiles, tiles % 3 == 2, splits)
 
 
 def _melds(parts: tuple[Part, ...], start: int, pair: bool) -> tuple[Meld, ...]:
@@ -240,13 +232,13 @@ def _segments(counts: tuple[int, ...]) -> list[_Segment]:
 def _is_standard(counts: tuple[int, ...]) -> bool:
     """True when the counts split into sets and exactly one pair."""
     segments = _segments(counts)
-    return sum(s.has_pair for s in segments) == 1 and all(s.partitions for s in segments)
+    return sum(s.has_pair for s in segments) == 1 and all(s.splits for s in segments)
 
 
 def _standard_waits(counts: tuple[int, ...]) -> set[int]:
     """Tile indices that would make ``counts`` (3k+1 tiles) sets and one pair."""
     segments = _segments(counts)
-    broken = [segment for segment in segments if not segment.partitions]
+    broken = [segment for segment in segments if not segment.splits]
     if len(broken) > 1:
         return set()
     pairs = sum(segment.has_pair for segment in segments)
