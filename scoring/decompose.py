@@ -39,6 +39,7 @@ class Wait(SingletonEnum):
 
 
 _WITH_PAIR = frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})  # shapes whose last set is the pair
+_STANDARD = Shape.STANDARD  # for the hot path: Enum class attributes are slow to read in 3.11
 
 
 @dataclass(frozen=True)
@@ -364,45 +365,56 @@ def _knitted_straight_waits(counts: tuple[int, ...]) -> set[int]:
 Layout = tuple[Shape, tuple[Meld, ...], tuple[Tile, ...]]  # shape, sets, loose
 
 
-def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]):
+def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> list[tuple[Meld, ...]]:
     """Every (sets incl. melds, pair last) split of the standing counts."""
     m, p, s, z = _segments(counts)  # the four segments of _SEGMENTS
     if m.has_pair + p.has_pair + s.has_pair + z.has_pair != 1:
-        return
-    for (m_sets, m_pair), (p_sets, p_pair), (s_sets, s_pair), (z_sets, z_pair) in product(
-            m.splits, p.splits, s.splits, z.splits):
-        yield m_sets + p_sets + s_sets + z_sets + melds + m_pair + p_pair + s_pair + z_pair
+        return []
+    return [
+        m_sets + p_sets + s_sets + z_sets + melds + m_pair + p_pair + s_pair + z_pair
+        for (m_sets, m_pair), (p_sets, p_pair), (s_sets, s_pair), (z_sets, z_pair)
+        in product(m.splits, p.splits, s.splits, z.splits)
+    ]
 
 
-def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int):
+def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int) -> list[Layout]:
     """Every layout of a complete hand."""
-    for found in _standard_sets(counts, hand.melds):
-        yield Shape.STANDARD, found, ()
+    layouts = [(_STANDARD, found, ()) for found in _standard_sets(counts, hand.melds)]
     if not hand.melds and sets == 4:
-        yield from _special_layouts(hand.standing, counts, knitted)
+        layouts += _special_layouts(hand.standing, counts, knitted)
     if knitted and sets - len(hand.melds) >= 3 and _suited_faces(counts) >= 9:
-        for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
-            if 0 not in pattern_counts(counts):
-                loose = tuple(PLAYING_TILES[index] for index in pattern)
-                for found in _standard_sets(_take_all(counts, pattern), hand.melds):
-                    yield Shape.KNITTED_STRAIGHT, found, loose
+        layouts += _knitted_straight_layouts(counts, hand.melds)
+    return layouts
 
 
-def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitted: bool):
+def _knitted_straight_layouts(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> list[Layout]:
+    """Knitted straight layouts: the nine knitted tiles loose, the rest sets and a pair."""
+    layouts = []
+    for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
+        if 0 not in pattern_counts(counts):
+            loose = tuple(PLAYING_TILES[index] for index in pattern)
+            rest = _take_all(counts, pattern)
+            layouts += [(Shape.KNITTED_STRAIGHT, found, loose) for found in _standard_sets(rest, melds)]
+    return layouts
+
+
+def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitted: bool) -> list[Layout]:
     """Seven pairs, thirteen orphans and honours-and-knitted layouts of 14 concealed tiles."""
+    layouts: list[Layout] = []
     if _odd(counts) == 0:
         pairs = tuple(
             _CONCEALED[_PAIR, index] for index, count in enumerate(counts) for _ in range(count // 2)
         )
-        yield Shape.SEVEN_PAIRS, pairs, ()
+        layouts.append((Shape.SEVEN_PAIRS, pairs, ()))
     distinct = _distinct(counts)
     if distinct < 13:
-        return
+        return layouts
     present = _present(counts)
     if present == _ORPHANS:
-        yield Shape.THIRTEEN_ORPHANS, (), standing
+        layouts.append((Shape.THIRTEEN_ORPHANS, (), standing))
     if knitted and distinct == 14 and any(present <= allowed for allowed in _KNITTED_OR_HONOR):
-        yield Shape.HONORS_AND_KNITTED, (), standing
+        layouts.append((Shape.HONORS_AND_KNITTED, (), standing))
+    return layouts
 
 
 _SET_WAITS = {SetKind.PAIR: Wait.SINGLE, SetKind.PUNG: Wait.PUNG}  # the wait a completed pair or pung shows
@@ -419,12 +431,13 @@ def _wait_of(meld: Meld, win: Tile) -> Wait:
     return Wait.EDGE if edge else Wait.BOTH_SIDED
 
 
-def _placements(layout: Layout, win: Tile, waits: HandWaits):
+def _placements(layout: Layout, win: Tile, waits: HandWaits) -> list[Arrangement]:
     """One Arrangement per distinct place the winning tile can take in the layout."""
     shape, sets, loose = layout
     target = win.index
+    placed = []
     if loose and any(tile.index == target for tile in loose):
-        yield Arrangement(shape, sets, loose, None, Wait.KNITTED, waits)
+        placed.append(Arrangement(shape, sets, loose, None, Wait.KNITTED, waits))
     seen: set[tuple[SetKind, int]] = set()
     for index, meld in enumerate(sets):
         tiles = meld.tiles
@@ -434,7 +447,8 @@ def _placements(layout: Layout, win: Tile, waits: HandWaits):
         if key not in seen:
             seen.add(key)
             wait = Wait.KNITTED if shape is Shape.SEVEN_PAIRS else _wait_of(meld, win)
-            yield Arrangement(shape, sets, loose, index, wait, waits)
+            placed.append(Arrangement(shape, sets, loose, index, wait, waits))
+    return placed
 
 
 def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arrangement, ...]:
@@ -442,13 +456,11 @@ def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arra
     counts = hand.standing_counts
     if hand.tile_count != 3 * sets + 2 or not counts[hand.win.index]:
         return ()
-    layouts = list(_layouts(hand, counts, knitted, sets))
+    layouts = _layouts(hand, counts, knitted, sets)
     if not layouts:
         return ()
     waits = HandWaits(hand, knitted, sets)
-    return tuple(
-        arrangement for layout in layouts for arrangement in _placements(layout, hand.win, waits)
-    )
+    return tuple([arrangement for layout in layouts for arrangement in _placements(layout, hand.win, waits)])
 
 
 def arrange(hand: Hand, *, tile_count: int = 14, knitted: bool = False) -> tuple[Arrangement, ...]:

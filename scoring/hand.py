@@ -252,7 +252,8 @@ class Hand:
         counts = self.counts
         most = max(counts)
         if most > 4:
-            raise TooManyCopiesError(f"{most} copies of {ALL_TILES[counts.index(most)]}: there are only four of each tile")
+            tile = ALL_TILES[counts.index(most)]
+            raise TooManyCopiesError(f"{most} copies of {tile}: there are only four of each tile")
         for tile in self.bonus:
             if counts[tile.index] > 1:
                 raise DuplicateBonusError(f"bonus tile {tile} is given twice: each exists once")
@@ -307,7 +308,7 @@ class Hand:
         groups = [format_counts(self.standing_counts, separator=" ")] + [meld.text for meld in self.melds]
         if self.bonus:
             groups.append(format_tiles(self.bonus))
-        return " ".join(group for group in groups if group)
+        return " ".join(filter(None, groups))
 
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r}, win={self.win.code!r})"

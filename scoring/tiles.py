@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache, lru_cache
+from itertools import groupby
 from operator import attrgetter
 from typing import NoReturn
 
@@ -353,12 +354,8 @@ def format_tiles(tiles, *, sort: bool = True, separator: str = "") -> str:
     indices = [tile.index for tile in tiles]
     if sort:
         indices.sort()
-    runs, start = [], 0
-    for end in range(1, len(indices) + 1):  # a run ends where the suit changes
-        if end == len(indices) or _SUIT_AT[indices[end]] is not _SUIT_AT[indices[start]]:
-            runs.append(_run_text(tuple(indices[start:end])))
-            start = end
-    return separator.join(runs)
+    # a run ends where the suit changes
+    return separator.join([_run_text(tuple(run)) for _, run in groupby(indices, _SUIT_AT.__getitem__)])
 
 
 def format_counts(counts: tuple[int, ...], *, separator: str = "") -> str:

@@ -68,7 +68,7 @@ class Scored:
     @property
     def items(self) -> tuple[Item, ...]:
         counted = self.counted
-        return tuple(item(pattern, counted[pattern]) for pattern in sorted(counted, key=ORDER.__getitem__))
+        return tuple([item(pattern, counted[pattern]) for pattern in sorted(counted, key=ORDER.__getitem__)])
 
     @property
     def excluded(self) -> tuple[Exclusion, ...]:
