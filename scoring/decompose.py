@@ -181,7 +181,22 @@ def _splits(counts: tuple[int, ...], chows: bool, pair: bool) -> bool:
 
 @cache
 def _completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
-    """Ranks whose addition lets the suit split completely."""
+    """Ranks whose addition lets the suit split completely (cached).
+
+    A tile more than two ranks from every held one makes no set, so the work
+    is done on the held ranks and up to two more each side (shared by
+    shifted shapes, as ``_window_completions``).
+    """
+    held = [rank for rank, count in enumerate(counts) if count]
+    if not held:
+        return ()
+    low = max(held[0] - 2, 0)
+    return tuple(low + rank for rank in _window_completions(counts[low:held[-1] + 3], chows))
+
+
+@cache
+def _window_completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
+    """``_completions`` of a window of the suit's counts (cached)."""
     remainder = (sum(counts) + 1) % 3  # as _partitions: 1 never splits, 2 needs the pair
     if remainder == 1:
         return ()
@@ -193,19 +208,10 @@ def _completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class _Segment:
-    """One suit's counts and what splitting them gives."""
+    """What splitting one suit's standing tiles gives."""
 
-    counts: tuple[int, ...]
-    chows: bool
-    start: int
-    tiles: int
     has_pair: bool  # 3k+2 tiles
     splits: tuple[tuple[tuple[Meld, ...], tuple[Meld, ...]], ...]  # each partition as (sets, pair); () if none
-
-    @cached_property
-    def completions(self) -> tuple[int, ...]:
-        """Tile indices whose addition lets this suit split completely (once per shared segment)."""
-        return tuple(self.start + rank for rank in _completions(self.counts, self.chows))
 
 
 @cache
@@ -217,8 +223,7 @@ def _segment(counts: tuple[int, ...], chows: bool, start: int) -> _Segment:
         (_melds(parts, start + first, False), _melds(parts, start + first, True))
         for parts in _partitions(shape, chows)
     )
-    tiles = sum(counts)
-    return _Segment(counts, chows, start, tiles, tiles % 3 == 2, splits)
+    return _Segment(sum(counts) % 3 == 2, splits)
 
 
 def _melds(parts: tuple[Part, ...], start: int, pair: bool) -> tuple[Meld, ...]:
@@ -230,24 +235,36 @@ def _segments(counts: tuple[int, ...]) -> list[_Segment]:
     return [_segment(counts[start:end], chows, start) for start, end, chows in _SEGMENTS]
 
 
+def _suits(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, int]]:
+    """Each suit's (counts, chows, start): for the questions that need no sets built."""
+    return [(counts[start:end], chows, start) for start, end, chows in _SEGMENTS]
+
+
+def _whole(counts: tuple[int, ...], chows: bool) -> bool:
+    """True when one suit splits into sets and, for 3k+2 tiles, a pair."""
+    remainder = sum(counts) % 3
+    return remainder != 1 and _splits(counts, chows, remainder == 2)
+
+
 def _is_standard(counts: tuple[int, ...]) -> bool:
     """True when the counts split into sets and exactly one pair."""
-    segments = _segments(counts)
-    return sum(s.has_pair for s in segments) == 1 and all(s.splits for s in segments)
+    suits = _suits(counts)
+    return [sum(part) % 3 for part, _, _ in suits].count(2) == 1 and all(
+        _whole(part, chows) for part, chows, _ in suits)
 
 
 def _standard_waits(counts: tuple[int, ...]) -> set[int]:
     """Tile indices that would make ``counts`` (3k+1 tiles) sets and one pair."""
-    segments = _segments(counts)
-    broken = [segment for segment in segments if not segment.splits]
+    suits = _suits(counts)
+    broken = [suit for suit in suits if not _whole(suit[0], suit[1])]
     if len(broken) > 1:
         return set()
-    pairs = sum(segment.has_pair for segment in segments)
+    pairs = [sum(part) % 3 for part, _, _ in suits].count(2)
     waits: set[int] = set()
-    for segment in broken or segments:
-        pair_after = segment.tiles % 3 == 1  # one more tile makes 3k+2
-        if pairs - segment.has_pair + pair_after == 1:
-            waits.update(segment.completions)
+    for part, chows, start in broken or suits:
+        remainder = sum(part) % 3  # one more tile: a pair when it makes 3k+2
+        if pairs - (remainder == 2) + (remainder == 1) == 1:
+            waits.update(start + rank for rank in _completions(part, chows))
     return waits
 
 
