@@ -100,8 +100,10 @@ class Arrangement:
 
     def effective_sets(self, self_drawn: bool) -> tuple[Meld, ...]:
         """The sets, with a chow or pung completed by a discard counted as exposed."""
-        meld = self.winning_meld
-        if not self.completed_by_discard(self_drawn) or meld.kind is SetKind.PAIR:
+        if self_drawn or self.winning_set is None:  # not completed by a discard
+            return self.sets
+        meld = self.sets[self.winning_set]
+        if meld.kind is SetKind.PAIR:
             return self.sets
         exposed = Meld(meld.kind, meld.tiles, concealed=False)
         return self.sets[: self.winning_set] + (exposed,) + self.sets[self.winning_set + 1:]

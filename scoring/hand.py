@@ -229,7 +229,7 @@ class Hand:
         bonus: list[Tile] = []
         for group in text.split():
             if group[0] in _BRACKETS:
-                melds.append(Meld.parse(group))
+                melds.append(_parse_meld(group))
                 continue
             tiles, extra = _bare_group(group)
             standing += tiles

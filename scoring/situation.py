@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 
 from scoring.tiles import Wind
@@ -90,6 +90,11 @@ class Situation:
         how += [name.replace("_", " ") for name, _ in FLAGS[1:] if getattr(self, name)]
         how += [f"{key}={value}" for key, value in self.options.items()]
         return f"{', '.join(how)}; seat {self.seat_wind}, round {self.prevalent_wind}"
+
+    @cached_property
+    def flags_set(self) -> frozenset[str]:
+        """The yes/no keywords (``FLAGS``) that are True (cached: situations are shared)."""
+        return frozenset(name for name, _ in FLAGS if getattr(self, name))
 
     @property
     def winds(self) -> tuple[Wind, Wind]:

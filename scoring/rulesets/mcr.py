@@ -116,7 +116,7 @@ def score_arrangement(view: View) -> Scored:
 
 def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tuple[str, ...]]:
     """The situation flags that apply to this hand, and notes on those set aside or added."""
-    flags = {flag for flag in WIN_FLAGS if getattr(situation, flag)}
+    flags = set(situation.flags_set.intersection(WIN_FLAGS))
     notes = []
     win = hand.win
     if "kong_replacement" in flags and not any(meld.is_kong for meld in hand.melds):

@@ -64,19 +64,8 @@ ALL_WITHIN: dict[Pattern, int] = {
 }
 
 
-def _within_by_suit() -> tuple[tuple[int, int, tuple[frozenset[Pattern], ...]], ...]:
-    """Per suit (first bit, faces mask): the ALL_WITHIN fans that each set of its faces allows."""
-    spans = [(suit, 9) for suit in (0, 9, 18)] + [(27, 7)]
-    return tuple(
-        (shift, (1 << size) - 1, tuple(
-            frozenset(pattern for pattern, allowed in ALL_WITHIN.items() if not faces << shift & ~allowed)
-            for faces in range(1 << size)
-        ))
-        for shift, size in spans
-    )
-
-
-WITHIN_BY_SUIT = _within_by_suit()
+#: ALL_WITHIN as (fan, the faces outside it): the hand has none of those faces.
+OUTSIDE: tuple[tuple[Pattern, int], ...] = tuple((pattern, ~allowed) for pattern, allowed in ALL_WITHIN.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +154,10 @@ def _keys(melds: list[Meld]) -> tuple[int, ...]:
 
 def tile_fans(v: Facts, table: Table) -> None:
     """All Green, All Terminals, ... No Honors: every tile within a set of faces."""
-    found = ALL_WITHIN.keys()
-    for shift, faces, allowed in WITHIN_BY_SUIT:
-        found = found & allowed[v.mask >> shift & faces]
-    for pattern in found:
-        table[pattern] += 1
+    mask = v.mask
+    for pattern, outside in OUTSIDE:
+        if not mask & outside:
+            table[pattern] += 1
 
 
 def suit_fans(v: Facts, table: Table) -> None:
