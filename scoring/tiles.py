@@ -372,7 +372,7 @@ def format_counts(counts: tuple[int, ...], *, separator: str = "") -> str:
 @cache
 def _count_run(counts: tuple[int, ...], letter: str) -> str:
     """One suit's copies of each rank as ``"1123m"``, ``""`` when there are none (cached)."""
-    digits = "".join(str(rank) * count for rank, count in enumerate(counts, 1))
+    digits = "".join(map(str.__mul__, "123456789", counts))  # each rank's digit, once per copy
     return digits + letter if digits else ""
 
 
