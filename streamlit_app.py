@@ -100,7 +100,9 @@ def _apply_fix(index: int) -> None:
     """Callback: replace tile ``index`` and rebuild the suggested hand string."""
     codes = st.session_state["codes"]
     codes[index] = st.session_state[_fix_key(index)]
-    st.session_state["hand"] = load_vision().hand_text(codes)
+    tiles = st.session_state["recognition"].tiles
+    st.session_state["hand"] = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles],
+                                                       [t.rotated for t in tiles])
 
 
 def standing_tiles(hand: str) -> tuple[list[str], str | None]:

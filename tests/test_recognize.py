@@ -123,6 +123,17 @@ def test_a_run_laid_apart_is_read_as_a_set():
     assert reading.codes[-3:] == ("2s", "2s", "2s") and reading.valid and reading.changed[-1]
 
 
+def test_suggested_hand_brackets_the_declared_sets_laid_apart():
+    concealed = _codes("123m567s11z789p")
+    runs = [0] * len(concealed) + [1, 1, 1]
+    claimed = [False] * len(concealed) + [True, False, False]
+    assert hand_text([*concealed, "2s", "2s", "2s"], runs, claimed) == "123m 789p 567s 11z [222s]"
+    kong = [*concealed, "back", "4p", "4p", "back", "3f"]
+    assert hand_text(kong, runs + [1, 2]) == "123m 789p 567s 11z (4444p) 3f"
+    assert hand_text([*concealed, "2s", "2s", "2s"], runs) == "123m 789p 222567s 11z"  # nothing claimed
+    assert hand_text([*concealed, "2s", "3s", "9s"], runs, claimed) == "123m 789p 235679s 11z"  # not a set
+
+
 def test_decoding_respects_copies_and_single_bonus_tiles():
     reading = decode([_options(("1f", 0.9), ("2f", 0.1)), _options(("1f", 0.8), ("3f", 0.15))])
     assert reading.codes == ("1f", "3f") and reading.changed == (False, True)

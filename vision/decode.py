@@ -20,7 +20,7 @@ from math import log
 from typing import Callable, Hashable, Sequence
 
 from scoring.decompose import decompose
-from scoring.hand import Hand, HandError, SetKind, meld_of
+from scoring.hand import Hand, HandError, Meld, SetKind, meld_of
 from scoring.tiles import Tile, format_tiles
 
 SURE = 0.95  # tiles read at least this confidently are never changed
@@ -170,15 +170,47 @@ def _hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...]) -> Hand | None:
         return None
 
 
-def hand_text(codes: Sequence[str]) -> str:
-    """A suggested hand string: standing tiles, kongs the count calls for, bonus tiles; '' if no faces."""
+def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
+              rotated: Sequence[bool] | None = None) -> str:
+    """A suggested hand string, '' if no faces. Given the runs the tiles were found in and which lie
+    sideways, a run laid apart that shows a claimed (sideways) tile or backs and is a set becomes a
+    meld (exposed; a kong showing backs concealed) when the standing rest completes the hand;
+    otherwise every tile stands, with the kongs the count calls for. Bonus tiles last."""
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
-    playing = tuple(tile for tile in tiles if not tile.is_bonus)
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
-    hand = complete_hand(playing)
+    sideways = rotated or [False] * len(codes)
+    declared = tuple(meld for meld in _meld_runs(runs or ())
+                     if any(sideways[i] or codes[i] == "back" for i in meld))
+    hand = _with_laid_melds(codes, declared)
     if hand is None:
-        groups = [format_tiles(playing, separator=" ")]
-    else:
+        playing = tuple(tile for tile in tiles if not tile.is_bonus)
+        hand = complete_hand(playing)
+        groups = [format_tiles(playing, separator=" ")] if hand is None else []
+    if hand is not None:
         groups = [format_tiles(hand.standing, separator=" ")] + [str(meld) for meld in hand.melds]
     return " ".join(group for group in (*groups, bonus) if group)
 
+
+def _with_laid_melds(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
+    """The hand with each set-shaped run laid apart as a meld, if the standing rest completes it."""
+    laid = [meld for meld in melds if _is_set(tuple(codes[i] for i in meld))]
+    if not laid:
+        return None
+    used = {i for meld in laid for i in meld}
+    standing = tuple(Tile.parse(code) for i, code in enumerate(codes)
+                     if i not in used and code not in NOT_FACES and not code.endswith("f"))
+    sets = HAND_SIZES.get(len(standing) + 3 * len(laid))
+    if not standing or sets is None:
+        return None
+    try:
+        hand = Hand(standing, tuple(_meld(tuple(codes[i] for i in meld)) for meld in laid), (), standing[0])
+    except HandError:
+        return None
+    return hand if decompose(hand, knitted=True, sets=sets) else None
+
+
+def _meld(codes: tuple[str, ...]) -> Meld:
+    """A set-shaped run as a meld: exposed, except a kong showing backs (concealed)."""
+    faces = sorted(Tile.parse(code) for code in codes if code != "back")
+    kind = SetKind.CHOW if len(set(faces)) > 1 else SetKind.PUNG if len(codes) == 3 else SetKind.KONG
+    return meld_of(kind, faces[0], concealed=len(faces) < len(codes))

@@ -196,4 +196,5 @@ def recognize(image: Source) -> Recognition:
     timings = Timings(*(1000 * (b - a) for a, b in ((started, prepared), (prepared, inferred), (inferred, finished))))
     photo = candidates.photo
     width, height = photo.original or (photo.width, photo.height)
-    return Recognition(tiles, hand_text([t.tile for t in tiles]), width, height, timings)
+    hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
+    return Recognition(tiles, hand, width, height, timings)
