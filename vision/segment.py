@@ -25,6 +25,7 @@ PATTERN_SPECK = (0.01, 0.03)  # sides of a table pattern's bright specks, as sha
 PATTERN_SPECKS = 60  # this many such specks make the table patterned
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
+TABLE_SPREAD = 1.5  # ... and farther than this many times the 99th percentile of the ring's own distances
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
@@ -157,7 +158,7 @@ def _unlike_table(image: np.ndarray) -> np.ndarray:
     grid = np.stack(np.meshgrid(*[np.arange(side, dtype=np.float32)] * 3, indexing="ij"), axis=-1)
     table = _blend_distance(grid.reshape(-1, 3), palette).reshape(side, side, side) * LAB_CELL
     spread = float(np.percentile(table[ring[:, 0], ring[:, 1], ring[:, 2]], 99))
-    far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(1.5 * spread, TABLE_MARGIN)
+    far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(TABLE_SPREAD * spread, TABLE_MARGIN)
     return (far * 255).astype(np.uint8)
 
 
