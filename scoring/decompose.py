@@ -237,35 +237,40 @@ def _segments(counts: tuple[int, ...]) -> list[_Segment]:
     return [_segment(counts[start:end], chows, start) for start, end, chows in _SEGMENTS]
 
 
-def _suits(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, int]]:
-    """Each suit's (counts, chows, start): for the questions that need no sets built."""
-    return [(counts[start:end], chows, start) for start, end, chows in _SEGMENTS]
+Suit = tuple[tuple[int, ...], bool, int, int]  # a suit's counts, chows, start, tiles modulo 3
 
 
-def _whole(counts: tuple[int, ...], chows: bool) -> bool:
-    """True when one suit splits into sets and, for 3k+2 tiles, a pair."""
-    remainder = sum(counts) % 3
-    return remainder != 1 and _splits(counts, chows, remainder == 2)
+def _suits(counts: tuple[int, ...]) -> list[Suit]:
+    """Each suit's counts, whether it has chows, its start and its tiles modulo 3 (no sets built)."""
+    suits = []
+    for start, end, chows in _SEGMENTS:
+        part = counts[start:end]
+        suits.append((part, chows, start, sum(part) % 3))
+    return suits
+
+
+def _whole(suit: Suit) -> bool:
+    """True when a suit splits into sets and, for 3k+2 tiles, a pair."""
+    part, chows, _, remainder = suit
+    return remainder != 1 and _splits(part, chows, remainder == 2)
 
 
 def _is_standard(counts: tuple[int, ...]) -> bool:
     """True when the counts split into sets and exactly one pair."""
     suits = _suits(counts)
-    return [sum(part) % 3 for part, _, _ in suits].count(2) == 1 and all(
-        _whole(part, chows) for part, chows, _ in suits)
+    return [suit[3] for suit in suits].count(2) == 1 and all(map(_whole, suits))
 
 
 def _standard_waits(counts: tuple[int, ...]) -> set[int]:
     """Tile indices that would make ``counts`` (3k+1 tiles) sets and one pair."""
     suits = _suits(counts)
-    broken = [suit for suit in suits if not _whole(suit[0], suit[1])]
+    broken = [suit for suit in suits if not _whole(suit)]
     if len(broken) > 1:
         return set()
-    pairs = [sum(part) % 3 for part, _, _ in suits].count(2)
+    pairs = [suit[3] for suit in suits].count(2)
     waits: set[int] = set()
-    for part, chows, start in broken or suits:
-        remainder = sum(part) % 3  # one more tile: a pair when it makes 3k+2
-        if pairs - (remainder == 2) + (remainder == 1) == 1:
+    for part, chows, start, remainder in broken or suits:
+        if pairs - (remainder == 2) + (remainder == 1) == 1:  # one more tile: a pair when it makes 3k+2
             waits.update(start + rank for rank in _completions(part, chows))
     return waits
 
@@ -343,8 +348,8 @@ def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...], knitted: bool, sets
         found |= _special_waits(counts, knitted)
     if knitted and sets - len(melds) >= 3 and _suited_faces(counts) >= 8:  # one may be the wait
         found |= _knitted_straight_waits(counts)
-    melded = [tile.index for meld in melds for tile in meld.tiles]
-    return frozenset(PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4)
+    melded = [tile.index for meld in melds for tile in meld.tiles] if melds else []
+    return frozenset([PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4])
 
 
 def _special_waits(counts: tuple[int, ...], knitted: bool) -> set[int]:
