@@ -135,22 +135,28 @@ def _take(counts: tuple[int, ...], start: int, amounts: tuple[int, ...]) -> tupl
 
 
 @cache
-def _split(counts: tuple[int, ...], chows: bool, pair: bool) -> frozenset[tuple[Part, ...]]:
-    """Every way to split one suit into sets (and one pair when ``pair``), as sorted parts."""
+def _split(counts: tuple[int, ...], chows: bool, pair: bool) -> tuple[tuple[Part, ...], ...]:
+    """Every way to split one suit into sets (and one pair when ``pair``), as sorted parts.
+
+    The tiles of the lowest held rank all start parts there: a pair or not,
+    a pung or not, and chows for the rest; each choice is a different split,
+    so none is found twice.
+    """
     first = next((rank for rank, count in enumerate(counts) if count), None)
     if first is None:
-        return frozenset() if pair else frozenset({()})
-    options = []
-    if pair and counts[first] >= 2:
-        options.append(((first, _PAIR), _take(counts, first, (2,)), False))
-    if counts[first] >= 3:
-        options.append(((first, _PUNG), _take(counts, first, (3,)), pair))
-    if chows and first + 2 < len(counts) and counts[first + 1] and counts[first + 2]:
-        options.append(((first, _CHOW), _take(counts, first, (1, 1, 1)), pair))
-    return frozenset(
-        tuple(sorted((part,) + rest)) for part, rest_counts, rest_pair in options
-        for rest in _split(rest_counts, chows, rest_pair)
-    )
+        return () if pair else ((),)
+    found: list[tuple[Part, ...]] = []
+    for pairs in (0, 1) if pair else (0,):
+        for pungs in (0, 1):
+            runs = counts[first] - 2 * pairs - 3 * pungs  # chows starting at the lowest rank
+            if runs < 0 or runs and not (
+                    chows and first + 2 < len(counts) and min(counts[first + 1], counts[first + 2]) >= runs):
+                continue
+            used = runs + 2 * pairs + 3 * pungs  # every tile of the lowest rank
+            rest = _take(counts, first, (used, runs, runs) if runs else (used,))
+            head = ((first, _CHOW),) * runs + ((first, _PUNG),) * pungs + ((first, _PAIR),) * pairs
+            found += [head + tail for tail in _split(rest, chows, pair and not pairs)]
+    return tuple(found)
 
 
 @cache
