@@ -36,11 +36,8 @@ SOURCE_WEIGHTS = {"xmahjongg-real": 4.0, "xmahjongg-dorothy": 0.8, "xmahjongg-do
                   "font-NotoSansSymbols2-Regular": 0.8,
                   "font-Symbola_hint": 0.8, "mahjong-learner": 1.0}
 INKS = ((20, 20, 20), (30, 110, 50), (180, 30, 30), (30, 50, 140))
-CORNER_INDEX_SHARE = 0.3  # faces given a printed corner index, as Western-style sets have
-INDEX_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
-WIND_LETTERS = {"1z": "E", "2z": "S", "3z": "W", "4z": "N"}
 CACHE_DIR = cache_dir()
-RENDER_VERSION = 6  # bump when the artwork or the generator changes (cache file names carry it)
+RENDER_VERSION = 5  # bump when the artwork or the generator changes (cache file names carry it)
 
 
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator, amount: float = 12) -> np.ndarray:
@@ -95,38 +92,11 @@ def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | No
         x = (w - aw) // 2 + int(rng.integers(-3, 4))
         y = (h - ah) // 2 + int(rng.integers(-3, 4))
         _alpha_over(body, art, (int(np.clip(x, 0, w - aw)), int(np.clip(y, 0, h - ah)), aw, ah))
-    _corner_index(body, face.code, rng)
     if rng.random() < 0.25:
         body = body[::-1, ::-1]
     edge = np.ones((h, w), np.float32)
     edge[:3], edge[-3:], edge[:, :3], edge[:, -3:] = 0.85, 0.85, 0.85, 0.85
     return body * edge[:, :, None]
-
-
-def corner_index(code: str) -> str | None:
-    """What a Western-style set prints in a face's corner: the rank (1-4 for bonus tiles), a wind's letter."""
-    if code in WIND_LETTERS:
-        return WIND_LETTERS[code]
-    rank, suit = code[0], code[1]
-    if suit in "mps":
-        return rank
-    return str((int(rank) - 1) % 4 + 1) if suit == "f" else None
-
-
-def _corner_index(body: np.ndarray, code: str, rng: np.random.Generator) -> None:
-    """On CORNER_INDEX_SHARE of the faces, print the corner index top-left or top-right, in place."""
-    text = corner_index(code)
-    if text is None or rng.random() >= CORNER_INDEX_SHARE:
-        return
-    font = INDEX_FONTS[rng.integers(len(INDEX_FONTS))]
-    scale, thickness = rng.uniform(0.5, 0.8), int(rng.integers(1, 3))
-    (width, height), _ = cv2.getTextSize(text, font, scale, thickness)
-    inset = 3 + int(rng.integers(0, 5))
-    x = inset if rng.random() < 0.5 else body.shape[1] - width - inset
-    stroke = np.zeros(body.shape[:2], np.uint8)
-    cv2.putText(stroke, text, (x, height + inset), font, scale, 255, thickness, cv2.LINE_AA)
-    alpha = stroke[:, :, None] / 255.0
-    body[:] = body * (1 - alpha) + _jitter(INKS[rng.integers(len(INKS))], rng, 15) * alpha
 
 
 @dataclass(frozen=True)

@@ -54,9 +54,3 @@ def test_evaluation_scene_colours_are_held_out_of_training() -> None:
     assert min(distance(a, b) for a in held_out for b in trained) > 10
     backs = [back for _, back in scenes.BODIES.values()]
     assert min(distance(a, b) for a in backs for b in synth.TRAIN_BACKS.values()) >= 40
-
-
-@pytest.mark.parametrize("code, index", [("7p", "7"), ("9m", "9"), ("3s", "3"), ("6f", "2"), ("1f", "1"),
-                                         ("2z", "S"), ("4z", "N"), ("5z", None), ("7z", None)])
-def test_corner_index_is_what_western_sets_print(code: str, index: str | None) -> None:
-    assert synth.corner_index(code) == index
