@@ -27,7 +27,8 @@ TILE_SIZE = (120, 90)  # (h, w) of a tile face in the drawn scene
 TRAIN_BODIES = {"ivory": (236, 226, 200), "white": (244, 243, 238), "yellowed": (226, 208, 162),
                 "cream": (240, 232, 214), "grey-white": (222, 224, 222)}
 TRAIN_BACKS = {"green": (38, 122, 70), "blue": (44, 78, 160), "yellow": (222, 184, 48),
-               "orange": (226, 122, 42)}
+               "orange": (226, 122, 42), "red": (186, 40, 44), "pink": (226, 118, 150),
+               "navy": (28, 40, 96), "dark-green": (26, 80, 50)}
 TRAIN_BACKGROUNDS = {"green-felt": (34, 104, 58), "dark-wood": (92, 62, 38), "light-wood": (184, 146, 98),
                      "grey-table": (118, 118, 120), "navy-cloth": (36, 48, 92), "white-table": (226, 226, 222)}
 SOURCE_WEIGHTS = {"xmahjongg-real": 4.0, "xmahjongg-dorothy": 0.8, "xmahjongg-dorwhite": 0.8,
@@ -37,7 +38,7 @@ SOURCE_WEIGHTS = {"xmahjongg-real": 4.0, "xmahjongg-dorothy": 0.8, "xmahjongg-do
                   "font-Symbola_hint": 0.8, "mahjong-learner": 1.0}
 INKS = ((20, 20, 20), (30, 110, 50), (180, 30, 30), (30, 50, 140))
 CACHE_DIR = cache_dir()
-RENDER_VERSION = 5  # bump when the artwork or the generator changes (cache file names carry it)
+RENDER_VERSION = 4  # bump when the artwork or the generator changes (cache file names carry it)
 
 
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator, amount: float = 12) -> np.ndarray:
