@@ -227,16 +227,16 @@ def _segment(counts: tuple[int, ...], chows: bool, start: int) -> _Segment:
     held = [rank for rank, count in enumerate(counts) if count]
     first = held[0] if held else 0
     shape = counts[first:held[-1] + 1] if held else ()
-    splits = tuple(
-        (_melds(parts, start + first, False), _melds(parts, start + first, True))
-        for parts in _partitions(shape, chows)
-    )
-    return _Segment(sum(counts) % 3 == 2, splits)
+    return _Segment(sum(counts) % 3 == 2, tuple([_placed(parts, start + first) for parts in _partitions(shape, chows)]))
 
 
-def _melds(parts: tuple[Part, ...], start: int, pair: bool) -> tuple[Meld, ...]:
-    """The shared concealed sets of a partition: its pair (``pair``) or all its other sets."""
-    return tuple(_CONCEALED[kind, start + rank] for rank, kind in parts if (kind == _PAIR) is pair)
+def _placed(parts: tuple[Part, ...], base: int) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
+    """A partition's shared concealed sets, its ranks counted from tile index ``base``: (sets, pair)."""
+    sets: list[Meld] = []
+    pair: list[Meld] = []
+    for rank, kind in parts:
+        (pair if kind == _PAIR else sets).append(_CONCEALED[kind, base + rank])
+    return tuple(sets), tuple(pair)
 
 
 def _segments(counts: tuple[int, ...]) -> list[_Segment]:
