@@ -123,18 +123,23 @@ class View:
         """The view of one arrangement of the hand ``facts`` describe."""
         pungs: list[Meld] = []
         chows: list[Meld] = []
+        pung_keys: list[int] = []  # a set's key: the Tile.index of its lowest tile
+        chow_keys: list[int] = []
         for meld in arrangement.effective_sets(facts.situation.self_drawn):
             kind = meld.kind
             if kind is _CHOW:
                 chows.append(meld)
+                chow_keys.append(meld.tiles[0].index)
             elif kind is not _PAIR:
                 pungs.append(meld)
-        pung_keys = _keys(pungs)
+                pung_keys.append(meld.tiles[0].index)
+        pung_keys.sort()
+        chow_keys.sort()
         pair = arrangement.pair
         return cls(
             facts, arrangement, arrangement.shape, tuple(pungs), sum(map(BITS.__getitem__, pung_keys)),
-            tuple(chows), None if pair is None else pair.first, best_combination(_keys(chows), True),
-            best_combination(tuple(key for key in pung_keys if 1 << key & SUITED_TILES), False),
+            tuple(chows), None if pair is None else pair.first, best_combination(tuple(chow_keys), True),
+            best_combination(tuple([key for key in pung_keys if 1 << key & SUITED_TILES]), False),
         )
 
     @property
@@ -144,10 +149,6 @@ class View:
     @property
     def situation(self) -> Situation:
         return self.facts.situation
-
-
-def _keys(melds: list[Meld]) -> tuple[int, ...]:
-    return tuple(sorted([meld.tiles[0].index for meld in melds]))
 
 
 # ---- whole-hand tile fans -------------------------------------------------------------
