@@ -71,13 +71,15 @@ def test_picking_an_alternative_for_a_doubtful_tile_rewrites_the_hand(app):
     doubtful = replace(reading.tiles[index], doubtful=True)
     app.session_state["recognition"] = replace(reading, tiles=(*reading.tiles[:index], doubtful, *reading.tiles[index + 1:]))
     app.run()
-    (box,) = [box for box in app.selectbox if box.key.startswith("fix_")]
-    assert box.key.endswith(f"_{index}") and box.value == doubtful.tile
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_") and box.key.endswith(f"_{index}")]
+    assert box.value == doubtful.tile
     other = next(code for code, _ in doubtful.alternatives if code != box.value)
     codes = list(app.session_state["codes"])
     box.select(other).run()
     codes[index] = other
-    assert app.text_input(key="hand").value == hand_text(codes)
+    tiles = app.session_state["recognition"].tiles
+    runs, rotated = [(t.row, t.group) for t in tiles], [t.rotated for t in tiles]
+    assert app.text_input(key="hand").value == hand_text(codes, runs, rotated)
 
 
 def test_discard_win_lists_who_pays_whom(app):
