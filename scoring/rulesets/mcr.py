@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from operator import attrgetter
 from types import MappingProxyType
+from typing import NamedTuple
 
 from scoring.breakdown import Breakdown, Exclusion, Item, Payment
 from scoring.decompose import Arrangement
@@ -40,21 +41,18 @@ def item(pattern: Pattern, count: int) -> Item:
     return Item(pattern.value, VALUES[pattern], count)
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     """The fans of one arrangement after the exclusion pass, and its total.
 
     What only a shown breakdown or a tie needs (``items``, ``excluded`` with
     the combinations left out, the ranking ``key``) is worked out on request.
+    A named tuple: immutable and quick to build.
     """
 
     view: View
     counted: dict[Pattern, int]
     exclusions: tuple[Exclusion, ...]  # what the exclusion pass removed
-    total: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "total", sum([VALUES[pattern] * count for pattern, count in self.counted.items()]))
+    total: int
 
     @property
     def key(self) -> tuple[int, tuple[int, ...]]:
@@ -110,7 +108,7 @@ ONLY_FLOWERS = frozenset({FLOWER_TILES})  # what may count besides Chicken Hand
 def score_arrangement(view: View) -> Scored:
     """Detect, exclude, fall back to Chicken Hand."""
     counted, excluded = apply_exclusions(detect(view))
-    return Scored(view, counted, tuple(excluded))
+    return Scored(view, counted, tuple(excluded), sum([VALUES[pattern] * count for pattern, count in counted.items()]))
 
 
 # ---- situation checks -------------------------------------------------------------------

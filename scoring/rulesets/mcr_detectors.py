@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from itertools import compress, pairwise
+from typing import NamedTuple
 
 from scoring.breakdown import Exclusion
 from scoring.decompose import Arrangement, Shape, Wait
@@ -68,23 +68,22 @@ ALL_WITHIN: dict[Pattern, int] = {
 OUTSIDE: tuple[tuple[Pattern, int], ...] = tuple((pattern, ~allowed) for pattern, allowed in ALL_WITHIN.items())
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(NamedTuple):
     """What every arrangement of one hand shares: the hand, the situation, the checked flags.
 
     Derived once by ``Facts.of``: ``counts`` (copies of each playing tile by
     Tile.index, kongs with four), ``mask`` (bit mask of the faces, bit =
     Tile.index), ``kongs`` (the ``concealed`` flag of each declared kong) and
-    ``fans`` (HAND_DETECTORS' table).
+    ``fans`` (HAND_DETECTORS' table). A named tuple: immutable and quick to build.
     """
 
     hand: Hand
     situation: Situation
     flags: frozenset[str]  # situation flags that apply, after the rule set's checks
-    counts: tuple[int, ...] = field(repr=False)
-    mask: int = field(repr=False)
-    kongs: tuple[bool, ...] = field(repr=False)
-    fans: Table = field(repr=False, compare=False)
+    counts: tuple[int, ...]
+    mask: int
+    kongs: tuple[bool, ...]
+    fans: Table
 
     @classmethod
     def of(cls, hand: Hand, situation: Situation, flags: frozenset[str] = frozenset()) -> Facts:
@@ -98,25 +97,25 @@ class Facts:
         return facts
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """One arrangement of a hand, as the arrangement detectors see it.
 
     Derived once by ``View.of``: the arrangement's ``shape``, ``pungs`` (and
     kongs; one completed by a discard counted as exposed), ``pung_mask`` (bit
     mask of their tiles, bit = Tile.index), ``chows``, ``pair`` (its tile or
     None) and the chosen chow and suited-pung combinations (``mcr_combos``).
+    A named tuple: immutable and quick to build.
     """
 
     facts: Facts
     arrangement: Arrangement
-    shape: Shape = field(repr=False)
-    pungs: tuple[Meld, ...] = field(repr=False)
-    pung_mask: int = field(repr=False)
-    chows: tuple[Meld, ...] = field(repr=False)
-    pair: Tile | None = field(repr=False)
-    chow_fans: tuple[Counter, tuple[Exclusion, ...]] = field(repr=False, compare=False)
-    pung_fans: tuple[Counter, tuple[Exclusion, ...]] = field(repr=False, compare=False)
+    shape: Shape
+    pungs: tuple[Meld, ...]
+    pung_mask: int
+    chows: tuple[Meld, ...]
+    pair: Tile | None
+    chow_fans: tuple[Counter, tuple[Exclusion, ...]]
+    pung_fans: tuple[Counter, tuple[Exclusion, ...]]
 
     @classmethod
     def of(cls, facts: Facts, arrangement: Arrangement) -> View:
