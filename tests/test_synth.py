@@ -54,3 +54,37 @@ def test_evaluation_scene_colours_are_held_out_of_training() -> None:
     assert min(distance(a, b) for a in held_out for b in trained) > 10
     backs = [back for _, back in scenes.BODIES.values()]
     assert min(distance(a, b) for a in backs for b in synth.TRAIN_BACKS.values()) >= 40
+
+
+@pytest.mark.parametrize("name, code", [("dots-7", "7p"), ("dot-7", "7p"), ("bamboo-1", "1s"),
+                                        ("characters-9", "9m"), ("honors-north", "4z"), ("honors-white", "5z"),
+                                        ("bonus-chrysanthemum", "3f"), ("bonus-winter", "8f")])
+def test_label_names_map_to_codes(name: str, code: str) -> None:
+    assert real_tiles.code_for(name) == code
+
+
+def test_unknown_label_name_is_a_clear_error() -> None:
+    with pytest.raises(real_tiles.RealTilesError, match="honors-purple"):
+        real_tiles.code_for("honors-purple")
+
+
+def test_split_is_fixed_stratified_and_disjoint(shared_datasets: Path) -> None:
+    tiles = real_tiles.load(shared_datasets / "real-tiles")
+    train, held_out = real_tiles.split(tiles)
+    again = real_tiles.split(tiles)[1]
+    assert [t.path for t in held_out] == [t.path for t in again]
+    assert not {t.path for t in train} & {t.path for t in held_out}
+    assert len(train) + len(held_out) == len(tiles) == 700
+    assert len(held_out) >= 0.3 * len(tiles)
+    assert {t.code for t in held_out} == set(FACE_CLASSES)
+    assert next(t.code for t in tiles if t.path.name == "133.jpg") == "8p"
+
+
+def test_validation_fold_comes_from_train_only(shared_datasets: Path) -> None:
+    root = shared_datasets / "real-tiles"
+    train, held_out = real_tiles.evaluation_split(root=root)
+    fitted, validation = real_tiles.evaluation_split(validation=True, root=root)
+    assert {t.path for t in fitted} | {t.path for t in validation} == {t.path for t in train}
+    assert not {t.path for t in fitted} & {t.path for t in validation}
+    assert not {t.path for t in validation} & {t.path for t in held_out}
+    assert len(validation) >= 0.25 * len(train)
