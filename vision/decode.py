@@ -88,20 +88,22 @@ def _meld_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
 
 def _are_sets(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
     """Whether the tiles at each meld's positions form a chow, pung or kong (backs hide a kong's faces)."""
-    return all(_is_set(tuple(codes[i] for i in meld)) for meld in melds)
+    return all(_laid_meld(tuple(codes[i] for i in meld)) for meld in melds)
 
 
 @lru_cache(maxsize=4096)
-def _is_set(codes: tuple[str, ...]) -> bool:
-    faces = sorted(code for code in codes if code != "back")
-    if len(faces) < len(codes):  # a concealed kong: two faces shown, the same tile
-        return len(codes) == 4 and len(set(faces)) == 1
-    if any(code in NOT_FACES or code.endswith("f") for code in faces):
-        return False
-    if len(set(faces)) == 1:
-        return True
-    ranks, suits = [int(code[0]) for code in faces], {code[1] for code in faces}
-    return len(faces) == 3 and suits != {"z"} and len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + 3))
+def _laid_meld(codes: tuple[str, ...]) -> Meld | None:
+    """A run laid apart as a meld (exposed; a kong showing two backs concealed), None if not a set."""
+    faces = tuple(Tile.parse(code) for code in codes if code not in NOT_FACES)
+    if "none" in codes or not faces:
+        return None
+    if len(faces) < len(codes):  # backs hide a concealed kong's other faces
+        return meld_of(SetKind.KONG, faces[0], True) if len(codes) == 4 and len(set(faces)) == 1 else None
+    try:
+        meld = Meld.from_tiles(faces, concealed=False)
+    except HandError:
+        return None
+    return None if meld.kind is SetKind.PAIR else meld
 
 
 def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int],
@@ -193,24 +195,18 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
 
 def _with_laid_melds(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
     """The hand with each set-shaped run laid apart as a meld, if the standing rest completes it."""
-    laid = [meld for meld in melds if _is_set(tuple(codes[i] for i in meld))]
+    found = ((positions, _laid_meld(tuple(codes[i] for i in positions))) for positions in melds)
+    laid = {positions: meld for positions, meld in found if meld is not None}
     if not laid:
         return None
-    used = {i for meld in laid for i in meld}
+    used = {i for positions in laid for i in positions}
     standing = tuple(Tile.parse(code) for i, code in enumerate(codes)
                      if i not in used and code not in NOT_FACES and not code.endswith("f"))
     sets = HAND_SIZES.get(len(standing) + 3 * len(laid))
     if not standing or sets is None:
         return None
     try:
-        hand = Hand(standing, tuple(_meld(tuple(codes[i] for i in meld)) for meld in laid), (), standing[0])
+        hand = Hand(standing, tuple(laid.values()), (), standing[0])
     except HandError:
         return None
     return hand if decompose(hand, knitted=True, sets=sets) else None
-
-
-def _meld(codes: tuple[str, ...]) -> Meld:
-    """A set-shaped run as a meld: exposed, except a kong showing backs (concealed)."""
-    faces = sorted(Tile.parse(code) for code in codes if code != "back")
-    kind = SetKind.CHOW if len(set(faces)) > 1 else SetKind.PUNG if len(codes) == 3 else SetKind.KONG
-    return meld_of(kind, faces[0], concealed=len(faces) < len(codes))

@@ -174,7 +174,7 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
             faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
             alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K]))
-            runs.append(split.run)  # a run's face-down end caps belong to it
+            runs.append((split.run.row, split.run.group))  # a run's face-down end caps belong to it
     reading = decode(alternatives, runs)
     return tuple(
         RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
