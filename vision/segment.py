@@ -21,8 +21,11 @@ import numpy as np
 
 STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
-PATTERN_SPECK = (0.01, 0.03)  # sides of a table pattern's bright specks, as shares of the long side
+PATTERN_SPECK = (0.01, 0.05)  # sides of a table pattern's bright specks, as shares of the long side
 PATTERN_SPECKS = 60  # this many such specks make the table patterned
+SPECK_SOLID = 0.8  # a speck fills this share of its bounding box at least (a tile face has ink holes)
+SPECK_SPREAD = 0.5  # ... and is within this share of the typical speck's area
+SPECK_OPEN = 1.6  # specks are removed by an opening this many speck sides wide
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
@@ -125,15 +128,30 @@ def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray, ker
     colours (a tinted tile body can be less white than the cloth); otherwise the mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = ((whiteness > brightest) * 255).astype(np.uint8)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(bright)
-    areas = stats[1:, cv2.CC_STAT_AREA] / max(mask.shape) ** 2
-    if int(((areas > PATTERN_SPECK[0] ** 2) & (areas < PATTERN_SPECK[1] ** 2)).sum()) < PATTERN_SPECKS:
+    speck = _speck_side(bright)
+    if speck is None:
         return mask
-    side = round(PATTERN_SPECK[1] * max(mask.shape)) | 1
+    side = round(SPECK_OPEN * speck) | 1
     unlike = cv2.morphologyEx(_unlike_table(image) & mask, cv2.MORPH_CLOSE, kernel)
     for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
         bright = _morphology(bright, operation, width)
     return bright | _morphology(unlike, cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
+
+
+def _speck_side(bright: np.ndarray) -> float | None:
+    """The side of a cloth pattern's bright specks (pixels), if there are PATTERN_SPECKS solid blobs
+    of about one size (a check or plaid); None on a plain table."""
+    _, _, stats, _ = cv2.connectedComponentsWithStats(bright)
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    boxes = stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+    sides = np.sqrt(areas) / max(bright.shape)
+    specks = areas[(sides > PATTERN_SPECK[0]) & (sides < PATTERN_SPECK[1]) & (areas >= SPECK_SOLID * boxes)]
+    if len(specks) < PATTERN_SPECKS:
+        return None
+    typical = float(np.median(specks))
+    if int((np.abs(specks / typical - 1) < SPECK_SPREAD).sum()) < PATTERN_SPECKS:
+        return None
+    return float(np.sqrt(typical))
 
 
 def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
