@@ -9,7 +9,7 @@ and each suit's splits are cached, so even 1112345678999m + 1 tile is fast.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from itertools import permutations, product
 from operator import itemgetter
 
@@ -42,7 +42,6 @@ _WITH_PAIR = frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})  # shapes whose
 _STANDARD = Shape.STANDARD  # for the hot path: Enum class attributes are slow to read in 3.11
 
 
-@dataclass(frozen=True)
 class HandWaits:
     """What a hand without its winning tile waited on: worked out on first use, once per hand.
 
@@ -50,15 +49,22 @@ class HandWaits:
     never ask (or ask only for some arrangements) pay nothing or pay once.
     """
 
-    hand: Hand
-    knitted: bool
-    sets: int
+    __slots__ = ("hand", "knitted", "sets", "_tiles")
 
-    @cached_property
+    def __init__(self, hand: Hand, knitted: bool, sets: int) -> None:
+        self.hand, self.knitted, self.sets = hand, knitted, sets
+        self._tiles: frozenset[Tile] | None = None
+
+    @property
     def tiles(self) -> frozenset[Tile]:
         """The waiting tiles (as ``waiting_tiles``)."""
-        hand = self.hand
-        return _waits(_take(hand.standing_counts, hand.win.index, (1,)), hand.melds, self.knitted, self.sets)
+        if self._tiles is None:
+            hand = self.hand
+            self._tiles = _waits(_take(hand.standing_counts, hand.win.index, (1,)), hand.melds, self.knitted, self.sets)
+        return self._tiles
+
+    def __repr__(self) -> str:
+        return f"HandWaits({self.hand!r}, knitted={self.knitted}, sets={self.sets})"
 
 
 @dataclass(frozen=True)
