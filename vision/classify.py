@@ -56,29 +56,40 @@ def check_crop(crop: object, index: int = 0) -> np.ndarray:
     return crop[:, :, :3]
 
 
-def white_balanced(image: np.ndarray) -> np.ndarray:
-    """A float32 copy whose tint is neutralised: each channel is scaled so its bright pixels match
-    the brightest channel's (by at most MAX_TINT_GAIN), so a lilac or yellowed body or warm light
-    reads as white while a green or blue back stays coloured."""
-    bright = np.percentile(image.reshape(-1, 3), TINT_PERCENTILE, axis=0).astype(np.float32) + 1.0
-    gains = np.minimum(bright.max() / bright, MAX_TINT_GAIN)
-    return np.minimum(image * gains, 255.0).astype(np.float32)
+def white_balanced(images: np.ndarray) -> np.ndarray:
+    """A float32 copy of one image (H, W, 3) or a batch (N, H, W, 3) whose tint is neutralised: each
+    channel is scaled so its bright pixels (its TINT_PERCENTILE, linearly interpolated) match the
+    brightest channel's, by at most MAX_TINT_GAIN, so a lilac or yellowed body or warm light reads
+    as white while a green or blue back stays coloured."""
+    pixels = images.shape[-3] * images.shape[-2]
+    channels = np.ascontiguousarray(images.reshape(-1, pixels, 3).transpose(0, 2, 1)).reshape(-1, pixels)
+    position = TINT_PERCENTILE / 100 * (pixels - 1)
+    low = int(position)
+    high = min(low + 1, pixels - 1)
+    # order statistics from each channel's cumulative histogram (uint8 values): the k-th smallest
+    # value is the number of levels whose cumulative count is at most k
+    offsets = np.arange(len(channels), dtype=np.int64)[:, None] << 8
+    counts = np.bincount((channels + offsets).ravel(), minlength=256 * len(channels)).reshape(-1, 256)
+    cumulative = counts.cumsum(axis=1)
+    lower = (cumulative <= low).sum(axis=1).astype(np.float32)
+    upper = (cumulative <= high).sum(axis=1).astype(np.float32)
+    bright = (lower + (upper - lower) * (position - low) + 1.0).reshape(-1, 3)
+    gains = np.minimum(bright.max(axis=1, keepdims=True) / bright, MAX_TINT_GAIN)
+    return np.minimum(images * gains.reshape(images.shape[:-3] + (1, 1, 3)), 255.0).astype(np.float32)
 
 
 def preprocess(crops: Sequence[np.ndarray], input_size: Sequence[int],
                mean: Sequence[float], std: Sequence[float], white_balance: bool = False) -> np.ndarray:
-    """Crops (RGB uint8) -> normalised float32 NCHW batch at `input_size` (h, w), each crop
+    """Crops (RGB uint8) -> normalised float32 NCHW batch at `input_size` (h, w), the crops
     `white_balanced` first when the model was trained so."""
     height, width = int(input_size[0]), int(input_size[1])
-    batch = np.empty((len(crops), 3, height, width), dtype=np.float32)
-    mean_arr = np.asarray(mean, dtype=np.float32).reshape(3, 1, 1)
-    std_arr = np.asarray(std, dtype=np.float32).reshape(3, 1, 1)
+    resized = np.empty((len(crops), height, width, 3), dtype=np.uint8)
     for index, crop in enumerate(crops):
-        rgb = check_crop(crop, index)
-        resized = cv2.resize(rgb, (width, height), interpolation=cv2.INTER_AREA)
-        pixels = white_balanced(resized) if white_balance else resized.astype(np.float32)
-        batch[index] = (pixels.transpose(2, 0, 1) / 255.0 - mean_arr) / std_arr
-    return batch
+        resized[index] = cv2.resize(check_crop(crop, index), (width, height), interpolation=cv2.INTER_AREA)
+    pixels = white_balanced(resized) if white_balance else resized.astype(np.float32)
+    mean_arr = np.asarray(mean, dtype=np.float32)
+    std_arr = np.asarray(std, dtype=np.float32)
+    return np.ascontiguousarray(((pixels / 255.0 - mean_arr) / std_arr).transpose(0, 3, 1, 2))
 
 
 @dataclass(frozen=True)
