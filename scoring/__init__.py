@@ -54,7 +54,7 @@ def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = 
     """
     if isinstance(runners_up, bool) or not isinstance(runners_up, int) or runners_up < 0:
         raise RunnersUpError(f"runners_up={runners_up!r}: give how many runners-up to list, 0 or more")
-    rules = ruleset if hasattr(ruleset, "score") else find_ruleset(ruleset)
+    rules = ruleset if not isinstance(ruleset, str) and hasattr(ruleset, "score") else find_ruleset(ruleset)
     if isinstance(hand, Hand):
         parsed = hand
     elif win is None:

@@ -111,7 +111,7 @@ class Arrangement:
         meld = self.sets[self.winning_set]
         if meld.kind is SetKind.PAIR:
             return self.sets
-        exposed = Meld(meld.kind, meld.tiles, concealed=False)
+        exposed = _EXPOSED[meld.kind, meld.tiles[0].index]
         return self.sets[: self.winning_set] + (exposed,) + self.sets[self.winning_set + 1:]
 
     def __str__(self) -> str:
@@ -335,11 +335,17 @@ _PATTERNS = tuple(tuple(sorted(tile.index for tile in pattern)) for pattern in K
 _PATTERN_COUNTS = tuple(itemgetter(*pattern) for pattern in _PATTERNS)  # counts -> the 9 counts
 # the tiles honours-and-knitted may use, one entry per knitted pattern
 _KNITTED_OR_HONOR = tuple(frozenset(pattern) | {tile.index for tile in HONORS} for pattern in _PATTERNS)
+_CHOW_STARTS = [tile for tile in PLAYING_TILES if tile.is_suited and tile.rank <= 7]
 # concealed sets by (kind code, tile index), shared by every arrangement
 _CONCEALED = {
     (code, tile.index): meld_of(kind, tile, True)
-    for code, kind in enumerate(_KINDS) for tile in PLAYING_TILES
-    if kind is not SetKind.CHOW or (tile.is_suited and tile.rank <= 7)
+    for code, kind in enumerate(_KINDS) for tile in (_CHOW_STARTS if kind is SetKind.CHOW else PLAYING_TILES)
+}
+# the exposed chows, pungs and kongs by (kind, tile index): a concealed set completed by a discard
+_EXPOSED = {
+    (kind, tile.index): meld_of(kind, tile, False)
+    for kind in (SetKind.CHOW, SetKind.PUNG, SetKind.KONG)
+    for tile in (_CHOW_STARTS if kind is SetKind.CHOW else PLAYING_TILES)
 }
 
 
