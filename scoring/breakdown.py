@@ -46,7 +46,7 @@ class Payment:
         return {"payer": self.payer.value, "payee": self.payee.value, "amount": self.amount}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Breakdown:
     """Total, what counted, what was excluded, the arrangement, payments and notes."""
 
@@ -62,6 +62,15 @@ class Breakdown:
     notes: tuple[str, ...]
     valid: bool
     runners_up: tuple[Breakdown, ...] = ()
+
+    def __init__(self, ruleset: str, hand: str, win: str, total: int, unit: str, items: tuple[Item, ...],
+                 excluded: tuple[Exclusion, ...], arrangement: str, payments: tuple[Payment, ...],
+                 notes: tuple[str, ...], valid: bool, runners_up: tuple[Breakdown, ...] = ()) -> None:
+        # one update of the instance dict: a frozen dataclass's own __init__ sets each field separately (slower)
+        self.__dict__.update(
+            ruleset=ruleset, hand=hand, win=win, total=total, unit=unit, items=items, excluded=excluded,
+            arrangement=arrangement, payments=payments, notes=notes, valid=valid, runners_up=runners_up,
+        )
 
     def to_dict(self) -> dict:
         """JSON-ready dictionary (runners-up nested the same way)."""

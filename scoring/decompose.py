@@ -67,7 +67,7 @@ class HandWaits:
         return f"HandWaits({self.hand!r}, knitted={self.knitted}, sets={self.sets})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Arrangement:
     """One way to read a complete hand, and where the winning tile went.
 
@@ -84,6 +84,13 @@ class Arrangement:
     winning_set: int | None
     wait: Wait
     hand_waits: HandWaits = field(repr=False)
+
+    def __init__(self, shape: Shape, sets: tuple[Meld, ...], loose: tuple[Tile, ...], winning_set: int | None,
+                 wait: Wait, hand_waits: HandWaits) -> None:
+        # one update of the instance dict: a frozen dataclass's own __init__ sets each field separately (slower)
+        self.__dict__.update(
+            shape=shape, sets=sets, loose=loose, winning_set=winning_set, wait=wait, hand_waits=hand_waits,
+        )
 
     @property
     def waits(self) -> frozenset[Tile]:

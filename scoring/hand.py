@@ -196,7 +196,7 @@ def meld_of(kind: SetKind, first: Tile, concealed: bool) -> Meld:
     return Meld(kind, tiles, concealed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Hand:
     """Standing tiles (sorted, winning tile included), declared melds, bonus tiles, winning tile.
 
@@ -212,11 +212,14 @@ class Hand:
     standing_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "standing", tuple(sorted(self.standing, key=tile_order)))
-        object.__setattr__(self, "bonus", tuple(sorted(self.bonus, key=tile_order)))
-        object.__setattr__(self, "melds", tuple(self.melds))
-        self._count()
+    def __init__(self, standing: tuple[Tile, ...], melds: tuple[Meld, ...], bonus: tuple[Tile, ...], win: Tile) -> None:
+        standing = tuple(sorted(standing, key=tile_order))
+        bonus = tuple(sorted(bonus, key=tile_order))
+        melds = tuple(melds)
+        standing_counts, counts = _count(standing, melds, bonus)
+        # one update of the instance dict: a frozen dataclass's own __init__ sets each field separately (slower)
+        self.__dict__.update(standing=standing, melds=melds, bonus=bonus, win=win,
+                             standing_counts=standing_counts, counts=counts)
         self._check_copies()
 
     @classmethod
@@ -235,18 +238,6 @@ class Hand:
             standing += tiles
             bonus += extra
         return cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
-
-    def _count(self) -> None:
-        counts = [0] * len(ALL_TILES)
-        for tile in self.standing:
-            counts[tile.index] += 1
-        object.__setattr__(self, "standing_counts", tuple(counts[:len(PLAYING_TILES)]))
-        for meld in self.melds:
-            for tile in meld.tiles:
-                counts[tile.index] += 1
-        for tile in self.bonus:
-            counts[tile.index] += 1
-        object.__setattr__(self, "counts", tuple(counts))
 
     def _check_copies(self) -> None:
         counts = self.counts
@@ -312,6 +303,21 @@ class Hand:
 
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r}, win={self.win.code!r})"
+
+
+def _count(standing: tuple[Tile, ...], melds: tuple[Meld, ...],
+           bonus: tuple[Tile, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(copies of each playing tile standing, copies of each face in the whole hand), by Tile.index."""
+    counts = [0] * len(ALL_TILES)
+    for tile in standing:
+        counts[tile.index] += 1
+    standing_counts = tuple(counts[:len(PLAYING_TILES)])
+    for meld in melds:
+        for tile in meld.tiles:
+            counts[tile.index] += 1
+    for tile in bonus:
+        counts[tile.index] += 1
+    return standing_counts, tuple(counts)
 
 
 def _winning_tile(win: str | Tile) -> Tile:
