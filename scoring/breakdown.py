@@ -34,13 +34,16 @@ class Exclusion:
         return {"name": self.name, "reason": self.reason}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Payment:
     """``payer`` pays ``payee`` ``amount``."""
 
     payer: Wind
     payee: Wind
     amount: int
+
+    def __init__(self, payer: Wind, payee: Wind, amount: int) -> None:
+        self.__dict__.update(payer=payer, payee=payee, amount=amount)  # one update: see Breakdown
 
     def to_dict(self) -> dict:
         return {"payer": self.payer.value, "payee": self.payee.value, "amount": self.amount}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from itertools import permutations, product
 from operator import itemgetter
+from typing import NamedTuple
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
 from scoring.tiles import PLAYING_TILES, SUITED, SingletonEnum, Tile, format_tiles
@@ -227,8 +228,7 @@ def _window_completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]
     )
 
 
-@dataclass(frozen=True)
-class _Segment:
+class _Segment(NamedTuple):
     """What splitting one suit's standing tiles gives."""
 
     has_pair: bool  # 3k+2 tiles

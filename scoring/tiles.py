@@ -283,7 +283,9 @@ _VARIATION_SELECTORS = "\ufe0e\ufe0f"
 @cache
 def _parse_cached(text: str) -> tuple[Tile, ...]:
     if _PLAIN.fullmatch(text):  # the common case: digits and lower-case suit letters only
-        tiles = [_CODES.get(digit + letter) for digits, letter in _RUNS.findall(text) for digit in digits]
+        tiles: list[Tile | None] = []
+        for digits, letter in _RUNS.findall(text):
+            tiles += map(_BY_DIGIT[letter].get, digits)
         if all(tiles):  # else a rank the suit lacks: the general parse names it
             return tuple(tiles)
     return _parse_general(text)
@@ -319,6 +321,9 @@ def _parse_general(text: str) -> tuple[Tile, ...]:
 
 _SUIT_LETTERS = {suit.value: suit for suit in Suit}
 _CODES = {tile.code: tile for tile in ALL_TILES}  # "5m" -> the shared instance
+_BY_DIGIT = {  # suit letter -> rank digit -> the shared instance
+    letter: {str(tile.rank): tile for tile in ALL_TILES if tile.suit is suit} for letter, suit in _SUIT_LETTERS.items()
+}
 
 
 def _tile_error(text: str, digit: str, letter: str) -> NoReturn:
