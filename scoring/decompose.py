@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import permutations, product
-from operator import itemgetter
+from itertools import chain, permutations, product
+from operator import getitem, itemgetter
 from typing import NamedTuple
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
@@ -348,6 +348,10 @@ _CONCEALED = {
     (code, tile.index): meld_of(kind, tile, True)
     for code, kind in enumerate(_KINDS) for tile in (_CHOW_STARTS if kind is SetKind.CHOW else PLAYING_TILES)
 }
+# the pairs of each tile (by Tile.index) that 0-4 copies of it make, e.g. (pair, pair) for four
+_PAIRS_HELD = [
+    tuple((_CONCEALED[_PAIR, tile.index],) * (copies // 2) for copies in range(5)) for tile in PLAYING_TILES
+]
 # the exposed chows, pungs and kongs by (kind, tile index): a concealed set completed by a discard
 _EXPOSED = {
     (kind, tile.index): meld_of(kind, tile, False)
@@ -451,9 +455,7 @@ def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitte
     """Seven pairs, thirteen orphans and honours-and-knitted layouts of 14 concealed tiles."""
     layouts: list[Layout] = []
     if _odd(counts) == 0:
-        pairs = tuple(
-            _CONCEALED[_PAIR, index] for index, count in enumerate(counts) for _ in range(count // 2)
-        )
+        pairs = tuple(chain.from_iterable(map(getitem, _PAIRS_HELD, counts)))
         layouts.append((Shape.SEVEN_PAIRS, pairs, ()))
     distinct = _distinct(counts)
     if distinct < 13:
