@@ -192,12 +192,14 @@ def _splits(counts: tuple[int, ...], chows: bool, pair: bool) -> bool:
     if not counts or not counts[0] or not counts[-1]:  # worked out on the shape without zeros around it
         held = [rank for rank, count in enumerate(counts) if count]
         return _splits(counts[held[0]:held[-1] + 1], chows, pair) if held else not pair
-    if pair and counts[0] >= 2 and _splits(_take(counts, 0, (2,)), chows, False):
+    first, rest = counts[0], counts[1:]  # the lowest rank's tiles: a pair, a pung or chows
+    if pair and first >= 2 and _splits((first - 2, *rest), chows, False):
         return True
-    if counts[0] >= 3 and _splits(_take(counts, 0, (3,)), chows, pair):
+    if first >= 3 and _splits((first - 3, *rest), chows, pair):
         return True
     return bool(
-        chows and len(counts) > 2 and counts[1] and counts[2] and _splits(_take(counts, 0, (1, 1, 1)), chows, pair)
+        chows and len(counts) > 2 and counts[1] and counts[2]
+        and _splits((first - 1, counts[1] - 1, counts[2] - 1, *counts[3:]), chows, pair)
     )
 
 
@@ -224,8 +226,17 @@ def _window_completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]
         return ()
     return tuple(
         rank for rank in range(len(counts))
-        if counts[rank] < 4 and _splits(_take(counts, rank, (-1,)), chows, remainder == 2)
+        if _may_join(counts, rank, chows)
+        and _splits((*counts[:rank], counts[rank] + 1, *counts[rank + 1:]), chows, remainder == 2)
     )
+
+
+def _may_join(counts: tuple[int, ...], rank: int, chows: bool) -> bool:
+    """False when a tile added at ``rank`` cannot be in any set: four held already, or none of it
+    held and (chows allowed) none of either neighbour, which every chow through it needs."""
+    if counts[rank]:
+        return counts[rank] < 4
+    return chows and bool(rank and counts[rank - 1] or rank + 1 < len(counts) and counts[rank + 1])
 
 
 class _Segment(NamedTuple):
