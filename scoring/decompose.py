@@ -67,6 +67,14 @@ class HandWaits:
     def __repr__(self) -> str:
         return f"HandWaits({self.hand!r}, knitted={self.knitted}, sets={self.sets})"
 
+    def __eq__(self, other: object) -> bool:  # a value: the same question about the same hand
+        if not isinstance(other, HandWaits):
+            return NotImplemented
+        return (self.hand, self.knitted, self.sets) == (other.hand, other.knitted, other.sets)
+
+    def __hash__(self) -> int:
+        return hash((self.hand, self.knitted, self.sets))
+
 
 @dataclass(frozen=True, init=False)
 class Arrangement:
