@@ -41,7 +41,7 @@ def _codes(*codes: str) -> int:
 
 GREEN = _codes("2s", "3s", "4s", "6s", "8s", "6z")
 REVERSIBLE = _codes("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "5z")
-SUIT_MASKS = tuple(_mask(lambda t, suit=suit: t.suit is suit) for suit in SUITED)
+CHARACTERS, DOTS, BAMBOO = (_mask(lambda t, suit=suit: t.suit is suit) for suit in SUITED)
 HONORS, WINDS, DRAGONS = _mask(lambda t: t.is_honor), _mask(lambda t: t.is_wind), _mask(lambda t: t.is_dragon)
 TERMINALS, SUITED_TILES = _mask(lambda t: t.is_terminal), _mask(lambda t: t.is_suited)
 BITS = tuple(1 << tile.index for tile in PLAYING_TILES)  # Tile.index -> its bit
@@ -162,13 +162,13 @@ def tile_fans(v: Facts, table: Table) -> None:
 
 def suit_fans(v: Facts, table: Table) -> None:
     """Full Flush, Half Flush, One Voided Suit, All Types."""
-    suits = [bool(v.mask & suit) for suit in SUIT_MASKS].count(True)
-    honors = bool(v.mask & HONORS)
+    mask = v.mask
+    suits = (mask & CHARACTERS != 0) + (mask & DOTS != 0) + (mask & BAMBOO != 0)
     if suits == 1:
-        table[P.HALF_FLUSH if honors else P.FULL_FLUSH] += 1
+        table[P.HALF_FLUSH if mask & HONORS else P.FULL_FLUSH] += 1
     elif suits == 2:
         table[P.ONE_VOIDED_SUIT] += 1
-    elif suits == 3 and v.mask & WINDS and v.mask & DRAGONS:
+    elif suits == 3 and mask & WINDS and mask & DRAGONS:
         table[P.ALL_TYPES] += 1
 
 
