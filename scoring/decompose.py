@@ -15,7 +15,7 @@ from operator import getitem, itemgetter
 from typing import NamedTuple
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
-from scoring.tiles import PLAYING_TILES, SUITED, SingletonEnum, Tile, format_tiles
+from scoring.tiles import ALL_TILES, PLAYING_TILES, SUITED, SingletonEnum, Tile, format_tiles
 
 
 class Shape(SingletonEnum):
@@ -490,15 +490,28 @@ def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitte
 _SET_WAITS = {SetKind.PAIR: Wait.SINGLE, SetKind.PUNG: Wait.PUNG}  # the wait a completed pair or pung shows
 
 
-def _wait_of(meld: Meld, win: Tile) -> Wait:
-    """The wait a winning tile completed in one set."""
-    if meld.kind is not SetKind.CHOW:
-        return _SET_WAITS[meld.kind]
-    position = win.rank - meld.first.rank
+def _chow_wait(first: Tile, win: Tile) -> Wait:
+    """The wait a winning tile completed in the chow starting at ``first``."""
+    position = win.rank - first.rank
     if position == 1:
         return Wait.CLOSED
-    edge = (meld.first.rank == 7) if position == 0 else (meld.first.rank == 1)
+    edge = (first.rank == 7) if position == 0 else (first.rank == 1)
     return Wait.EDGE if edge else Wait.BOTH_SIDED
+
+
+# (Tile.index of a chow's lowest tile, of the winning tile in it) -> the wait it completed
+_CHOW_WAITS = {
+    (first.index, win.index): _chow_wait(first, win)
+    for first in _CHOW_STARTS for win in ALL_TILES[first.index:first.index + 3]
+}
+_CHOW_KIND, _SEVEN_PAIRS, _KNITTED = SetKind.CHOW, Shape.SEVEN_PAIRS, Wait.KNITTED  # hot path: Enum reads are slow
+
+
+def _wait_of(meld: Meld, win: Tile) -> Wait:
+    """The wait a winning tile completed in one set."""
+    if meld.kind is not _CHOW_KIND:
+        return _SET_WAITS[meld.kind]
+    return _CHOW_WAITS[meld.tiles[0].index, win.index]
 
 
 def _placements(layout: Layout, win: Tile, waits: HandWaits) -> list[Arrangement]:
@@ -507,7 +520,7 @@ def _placements(layout: Layout, win: Tile, waits: HandWaits) -> list[Arrangement
     target = win.index
     placed = []
     if loose and any(tile.index == target for tile in loose):
-        placed.append(Arrangement(shape, sets, loose, None, Wait.KNITTED, waits))
+        placed.append(Arrangement(shape, sets, loose, None, _KNITTED, waits))
     seen: set[tuple[SetKind, int]] = set()
     for index, meld in enumerate(sets):
         tiles = meld.tiles
@@ -516,7 +529,7 @@ def _placements(layout: Layout, win: Tile, waits: HandWaits) -> list[Arrangement
         key = (meld.kind, tiles[0].index)
         if key not in seen:
             seen.add(key)
-            wait = Wait.KNITTED if shape is Shape.SEVEN_PAIRS else _wait_of(meld, win)
+            wait = _KNITTED if shape is _SEVEN_PAIRS else _wait_of(meld, win)
             placed.append(Arrangement(shape, sets, loose, index, wait, waits))
     return placed
 
