@@ -40,7 +40,7 @@ class Wait(SingletonEnum):
 
 
 _WITH_PAIR = frozenset({Shape.STANDARD, Shape.KNITTED_STRAIGHT})  # shapes whose last set is the pair
-_STANDARD = Shape.STANDARD  # for the hot path: Enum class attributes are slow to read in 3.11
+_STANDARD, _PAIR_KIND = Shape.STANDARD, SetKind.PAIR  # for the hot path: Enum class attributes are slow to read
 
 
 class HandWaits:
@@ -125,7 +125,7 @@ class Arrangement:
         if self_drawn or self.winning_set is None:  # not completed by a discard
             return self.sets
         meld = self.sets[self.winning_set]
-        if meld.kind is SetKind.PAIR:
+        if meld.kind is _PAIR_KIND:
             return self.sets
         exposed = _EXPOSED[meld.kind, meld.tiles[0].index]
         return self.sets[: self.winning_set] + (exposed,) + self.sets[self.winning_set + 1:]

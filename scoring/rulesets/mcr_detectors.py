@@ -45,7 +45,8 @@ CHARACTERS, DOTS, BAMBOO = (_mask(lambda t, suit=suit: t.suit is suit) for suit 
 HONORS, WINDS, DRAGONS = _mask(lambda t: t.is_honor), _mask(lambda t: t.is_wind), _mask(lambda t: t.is_dragon)
 TERMINALS, SUITED_TILES = _mask(lambda t: t.is_terminal), _mask(lambda t: t.is_suited)
 BITS = tuple(1 << tile.index for tile in PLAYING_TILES)  # Tile.index -> its bit
-_CHOW, _PAIR = SetKind.CHOW, SetKind.PAIR  # for the hot loops: Enum class attributes are slow to read
+# for the hot loops: Enum class attributes are slow to read
+_CHOW, _PAIR, _KONG = SetKind.CHOW, SetKind.PAIR, SetKind.KONG
 
 #: Fans of tile faces only: every tile of the hand lies in the given faces (bit masks).
 ALL_WITHIN: dict[Pattern, int] = {
@@ -90,7 +91,7 @@ class Facts(NamedTuple):
         """The facts of a hand, HAND_DETECTORS' table filled in."""
         counts = hand.counts[:len(PLAYING_TILES)]
         melds = hand.melds
-        kongs = tuple(meld.concealed for meld in melds if meld.kind is SetKind.KONG) if melds else ()
+        kongs = tuple(meld.concealed for meld in melds if meld.kind is _KONG) if melds else ()
         facts = cls(hand, situation, flags, counts, sum(compress(BITS, counts)), kongs, defaultdict(int))
         for detector in HAND_DETECTORS:
             detector(facts, facts.fans)
