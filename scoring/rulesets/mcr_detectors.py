@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from itertools import compress, pairwise
+from types import SimpleNamespace
 from typing import NamedTuple
 
 from scoring.breakdown import Exclusion
@@ -22,7 +23,7 @@ from scoring.rulesets.mcr_patterns import Pattern
 from scoring.situation import Situation
 from scoring.tiles import PLAYING_TILES, SUITED, Tile
 
-P = Pattern
+P = SimpleNamespace(**Pattern.__members__)  # the fans as plain attributes: Enum class reads are slow in 3.11
 Table = defaultdict  # defaultdict(int): Pattern -> count (missing fans read as 0)
 
 
