@@ -107,11 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=MODEL_PATH)
     parser.add_argument("--synthetic", type=int, default=20, help="synthetic crops per class (0: skip)")
-    chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
-                        help="evaluate on every crop of this look group (for a model trained with the same flag)")
-    chosen.add_argument("--validation", action="store_true",
-                        help="evaluate on the validation fold of TRAIN (for a model trained with the same flag)")
+    real_tiles.add_split_options(
+        parser, "evaluate on every crop of this look group (for a model trained with the same flag)",
+        "evaluate on the validation fold of TRAIN (for a model trained with the same flag)")
     args = parser.parse_args(argv)
     classifier = TileClassifier.load(args.model)
     print(f"model: {args.model}")

@@ -10,6 +10,7 @@ each class is held out for evaluation and never trained on.
 
 from __future__ import annotations
 
+import argparse
 import csv
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,6 +113,14 @@ def look_groups(images: list[np.ndarray], groups: int = LOOK_GROUPS, seed: int =
     _, labels, centres = cv2.kmeans(lab, groups, None, criteria, 5, cv2.KMEANS_PP_CENTERS)
     rank = np.argsort(np.argsort(centres[:, 0]))
     return rank[labels.ravel()]
+
+
+def add_split_options(parser: argparse.ArgumentParser, group_help: str, validation_help: str) -> None:
+    """The --hold-out-group / --validation choice of which real crops evaluate (shared by
+    training and evaluation, which word their help differently)."""
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument("--hold-out-group", type=int, choices=range(LOOK_GROUPS), help=group_help)
+    chosen.add_argument("--validation", action="store_true", help=validation_help)
 
 
 def evaluation_split(hold_out_group: int | None = None, validation: bool = False,

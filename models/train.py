@@ -194,11 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth-per-class", type=int, default=Config.synth_per_class)
     parser.add_argument("--real-variants", type=int, default=Config.real_variants)
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "tile_classifier.onnx")
-    chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--hold-out-group", type=int, choices=range(real_tiles.LOOK_GROUPS),
-                        help="hold-out-by-set experiment: train without any real crop of this look group")
-    chosen.add_argument("--validation", action="store_true",
-                        help="recipe comparison: train on part of TRAIN, report on its validation fold")
+    real_tiles.add_split_options(
+        parser, "hold-out-by-set experiment: train without any real crop of this look group",
+        "recipe comparison: train on part of TRAIN, report on its validation fold")
     args = parser.parse_args(argv)
     config = Config(epochs=args.epochs, synth_per_class=args.synth_per_class, real_variants=args.real_variants)
     started = time.time()
