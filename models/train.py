@@ -2,8 +2,8 @@
 
 Seeded end to end: renders (or loads the cached) synthetic crops from the
 installed artwork, augments the TRAIN split of the real crops, trains a small
-plain CNN with class, number and family heads on the CPU, prints held-out real accuracy, and writes
-`models/tile_classifier.onnx` + `models/tile_classifier.json`. Torch is
+plain CNN with class, number and family heads on the CPU, prints held-out real
+accuracy, and writes `models/tile_classifier.onnx` + `models/tile_classifier.json`. Torch is
 imported only here (the `train` extra). Preprocessing is
 `vision.classify.preprocess`, the function inference uses.
 """

@@ -31,6 +31,8 @@ TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, li
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
 TABLE_SPREAD = 1.5  # ... and farther than this many times the 99th percentile of the ring's own distances
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
+LAB_CELLS = np.stack(np.meshgrid(*[np.arange(256 // LAB_CELL, dtype=np.float32)] * 3, indexing="ij"),
+                     axis=-1).reshape(-1, 3)  # every colour cell, in the order the distance table uses
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
@@ -173,8 +175,7 @@ def _unlike_table(image: np.ndarray) -> np.ndarray:
     _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3,
                                cv2.KMEANS_PP_CENTERS)
     side = 256 // LAB_CELL
-    grid = np.stack(np.meshgrid(*[np.arange(side, dtype=np.float32)] * 3, indexing="ij"), axis=-1)
-    table = _blend_distance(grid.reshape(-1, 3), palette).reshape(side, side, side) * LAB_CELL
+    table = _blend_distance(LAB_CELLS, palette).reshape(side, side, side) * LAB_CELL
     spread = float(np.percentile(table[ring[:, 0], ring[:, 1], ring[:, 2]], 99))
     far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(TABLE_SPREAD * spread, TABLE_MARGIN)
     return (far * 255).astype(np.uint8)
