@@ -86,9 +86,9 @@ class Scored(NamedTuple):
 RANKING = attrgetter("key")  # sort key of Scored entries, higher is better
 
 
-def apply_exclusions(found: Mapping[Pattern, int]) -> tuple[dict[Pattern, int], list[Exclusion]]:
-    """The one exclusion pass: in card order, each fan still counted removes what it excludes."""
-    counted = {pattern: count for pattern, count in found.items() if count}
+def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], list[Exclusion]]:
+    """The one exclusion pass, on a table of detected fans (no zero counts) that it changes in place:
+    in card order, each fan still counted removes what it excludes."""
     excluded = []
     for pattern in sorted(counted.keys() & EXCLUDES.keys(), key=ORDER.__getitem__):
         if pattern not in counted:
@@ -113,16 +113,23 @@ def score_arrangement(view: View) -> Scored:
 
 # ---- situation checks -------------------------------------------------------------------
 
+WIN_FLAG_NAMES = frozenset(WIN_FLAGS)
+CHECKED_FLAGS = frozenset({"kong_replacement", "robbing_kong", "fourth_tile"})  # what checked_flags may change
+
+
 def checked_flags(hand: Hand, situation: Situation) -> tuple[frozenset[str], tuple[str, ...]]:
     """The situation flags that apply to this hand, and notes on those set aside or added."""
-    flags = set(situation.flags_set.intersection(WIN_FLAGS))
-    notes = []
     win = hand.win
+    held = hand.counts[win.index]  # copies in the hand
+    standing = hand.standing_counts[win.index]
+    applying = situation.flags_set & WIN_FLAG_NAMES
+    if not applying & CHECKED_FLAGS and held - standing != 3:  # the common case: nothing to check
+        return applying, ()
+    flags = set(applying)
+    notes = []
     if "kong_replacement" in flags and not any(meld.is_kong for meld in hand.melds):
         flags.discard("kong_replacement")
         notes.append("kong_replacement ignored: the hand has no kong, so no replacement tile was drawn")
-    held = hand.counts[win.index]  # copies in the hand
-    standing = hand.standing_counts[win.index]
     if "robbing_kong" in flags and held > 1:
         flags.discard("robbing_kong")
         notes.append(f"robbing_kong ignored: the hand holds another {win}, "

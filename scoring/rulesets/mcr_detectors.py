@@ -21,7 +21,7 @@ from scoring.hand import Hand, Meld, SetKind, meld_of
 from scoring.rulesets.mcr_combos import best_combination
 from scoring.rulesets.mcr_patterns import Pattern
 from scoring.situation import Situation
-from scoring.tiles import PLAYING_TILES, SUITED, Tile
+from scoring.tiles import PLAYING_TILES, SUITED, Tile, Wind
 
 P = SimpleNamespace(**Pattern.__members__)  # the fans as plain attributes: Enum class reads are slow in 3.11
 Table = defaultdict  # defaultdict(int): Pattern -> count (missing fans read as 0)
@@ -46,6 +46,7 @@ CHARACTERS, DOTS, BAMBOO = (_mask(lambda t, suit=suit: t.suit is suit) for suit 
 HONORS, WINDS, DRAGONS = _mask(lambda t: t.is_honor), _mask(lambda t: t.is_wind), _mask(lambda t: t.is_dragon)
 TERMINALS, SUITED_TILES = _mask(lambda t: t.is_terminal), _mask(lambda t: t.is_suited)
 BITS = tuple(1 << tile.index for tile in PLAYING_TILES)  # Tile.index -> its bit
+WIND_BITS = {wind: BITS[wind.tile.index] for wind in Wind}  # the bit of each wind's tile
 # for the hot loops: Enum class attributes are slow to read
 _CHOW, _PAIR, _KONG = SetKind.CHOW, SetKind.PAIR, SetKind.KONG
 
@@ -66,8 +67,22 @@ ALL_WITHIN: dict[Pattern, int] = {
 }
 
 
-#: ALL_WITHIN as (fan, the faces outside it): the hand has none of those faces.
-OUTSIDE: tuple[tuple[Pattern, int], ...] = tuple((pattern, ~allowed) for pattern, allowed in ALL_WITHIN.items())
+_SUIT_BITS = ((0, 9), (9, 9), (18, 9), (27, 7))  # (first bit, bits) of each suit's faces in a mask
+
+
+def _within_by_suit() -> tuple[tuple[int, ...], ...]:
+    """For each suit, by the mask of its faces held (shifted down): the ALL_WITHIN fans (bit j =
+    j-th fan) whose faces include them. A hand's fans are the four suits' entries ANDed."""
+    return tuple(
+        tuple(sum(1 << j for j, allowed in enumerate(ALL_WITHIN.values()) if not held << first & ~allowed)
+              for held in range(1 << bits))
+        for first, bits in _SUIT_BITS
+    )
+
+
+WITHIN_BY_SUIT = _within_by_suit()
+#: The ALL_WITHIN fans of each combination of their bits (as WITHIN_BY_SUIT sets them).
+WITHIN_FANS = tuple(tuple(compress(ALL_WITHIN, map(int, f"{bits:012b}"[::-1]))) for bits in range(1 << len(ALL_WITHIN)))
 
 
 class Facts(NamedTuple):
@@ -75,8 +90,10 @@ class Facts(NamedTuple):
 
     Derived once by ``Facts.of``: ``counts`` (copies of each playing tile by
     Tile.index, kongs with four), ``mask`` (bit mask of the faces, bit =
-    Tile.index), ``kongs`` (the ``concealed`` flag of each declared kong) and
-    ``fans`` (HAND_DETECTORS' table). A named tuple: immutable and quick to build.
+    Tile.index), ``kongs`` (the ``concealed`` flag of each declared kong),
+    ``seat`` / ``prevalent`` (the bit of the seat / prevalent wind's tile)
+    and ``fans`` (HAND_DETECTORS' table, no zero counts). A named tuple:
+    immutable and quick to build.
     """
 
     hand: Hand
@@ -85,6 +102,8 @@ class Facts(NamedTuple):
     counts: tuple[int, ...]
     mask: int
     kongs: tuple[bool, ...]
+    seat: int
+    prevalent: int
     fans: Table
 
     @classmethod
@@ -93,7 +112,8 @@ class Facts(NamedTuple):
         counts = hand.counts[:len(PLAYING_TILES)]
         melds = hand.melds
         kongs = tuple(meld.concealed for meld in melds if meld.kind is _KONG) if melds else ()
-        facts = cls(hand, situation, flags, counts, sum(compress(BITS, counts)), kongs, defaultdict(int))
+        facts = cls(hand, situation, flags, counts, sum(compress(BITS, counts)), kongs,
+                    WIND_BITS[situation.seat_wind], WIND_BITS[situation.prevalent_wind], defaultdict(int))
         for detector in HAND_DETECTORS:
             detector(facts, facts.fans)
         return facts
@@ -157,9 +177,9 @@ class View(NamedTuple):
 def tile_fans(v: Facts, table: Table) -> None:
     """All Green, All Terminals, ... No Honors: every tile within a set of faces."""
     mask = v.mask
-    for pattern, outside in OUTSIDE:
-        if not mask & outside:
-            table[pattern] += 1
+    m, p, s, z = WITHIN_BY_SUIT
+    for pattern in WITHIN_FANS[m[mask & 511] & p[mask >> 9 & 511] & s[mask >> 18 & 511] & z[mask >> 27]]:
+        table[pattern] += 1
 
 
 def suit_fans(v: Facts, table: Table) -> None:
@@ -305,12 +325,11 @@ def kongs(v: Facts, table: Table) -> None:
         return
     concealed = sum(v.kongs)
     melded = len(v.kongs) - concealed
-    table[P.MELDED_KONG] += melded
-    table[P.CONCEALED_KONG] += concealed
-    table[P.TWO_MELDED_KONGS] += melded >= 2
-    table[P.TWO_CONCEALED_KONGS] += concealed >= 2
-    table[P.THREE_KONGS] += melded + concealed >= 3
-    table[P.FOUR_KONGS] += melded + concealed == 4
+    for pattern, count in ((P.MELDED_KONG, melded), (P.CONCEALED_KONG, concealed),
+                           (P.TWO_MELDED_KONGS, melded >= 2), (P.TWO_CONCEALED_KONGS, concealed >= 2),
+                           (P.THREE_KONGS, melded + concealed >= 3), (P.FOUR_KONGS, melded + concealed == 4)):
+        if count:
+            table[pattern] += count
 
 
 def dragons(v: View, table: Table) -> None:
@@ -319,9 +338,12 @@ def dragons(v: View, table: Table) -> None:
     if not found:
         return
     table[P.DRAGON_PUNG] += found
-    table[P.TWO_DRAGON_PUNGS] += found >= 2
-    table[P.BIG_THREE_DRAGONS] += found == 3
-    table[P.LITTLE_THREE_DRAGONS] += found == 2 and v.pair is not None and v.pair.is_dragon
+    if found >= 2:
+        table[P.TWO_DRAGON_PUNGS] += 1
+    if found == 3:
+        table[P.BIG_THREE_DRAGONS] += 1
+    elif found == 2 and v.pair is not None and v.pair.is_dragon:
+        table[P.LITTLE_THREE_DRAGONS] += 1
 
 
 def winds(v: View, table: Table) -> None:
@@ -330,11 +352,17 @@ def winds(v: View, table: Table) -> None:
     if not found:
         return
     count = found.bit_count()
-    table[P.SEAT_WIND] += found >> v.situation.seat_wind.tile.index & 1
-    table[P.PREVALENT_WIND] += found >> v.situation.prevalent_wind.tile.index & 1
-    table[P.BIG_THREE_WINDS] += count >= 3
-    table[P.LITTLE_FOUR_WINDS] += count == 3 and v.pair is not None and v.pair.is_wind
-    table[P.BIG_FOUR_WINDS] += count == 4
+    facts = v.facts
+    if found & facts.seat:
+        table[P.SEAT_WIND] += 1
+    if found & facts.prevalent:
+        table[P.PREVALENT_WIND] += 1
+    if count >= 3:
+        table[P.BIG_THREE_WINDS] += 1
+    if count == 3 and v.pair is not None and v.pair.is_wind:
+        table[P.LITTLE_FOUR_WINDS] += 1
+    elif count == 4:
+        table[P.BIG_FOUR_WINDS] += 1
 
 
 def terminal_pungs(v: View, table: Table) -> None:
@@ -345,7 +373,7 @@ def terminal_pungs(v: View, table: Table) -> None:
     """
     if not v.pung_mask & (TERMINALS | WINDS):
         return
-    valued = 1 << v.situation.seat_wind.tile.index | 1 << v.situation.prevalent_wind.tile.index
+    valued = v.facts.seat | v.facts.prevalent
     found = v.pung_mask & WINDS
     plain_winds = (found & ~valued).bit_count() if found.bit_count() < 3 else 0
     count = (v.pung_mask & TERMINALS).bit_count() + plain_winds
@@ -415,7 +443,7 @@ DETECTORS: dict[Shape, tuple[Callable[[View, Table], None], ...]] = {
 
 
 def detect(view: View) -> Table:
-    """Every fan found in one arrangement, before exclusions (may hold zero counts)."""
+    """Every fan found in one arrangement, before exclusions (a new table, no zero counts)."""
     table = view.facts.fans.copy()
     for detector in DETECTORS[view.shape]:
         detector(view, table)
