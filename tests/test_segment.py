@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import FACE_SIZE, face_share, find_runs, rectify, splits
+from vision.segment import FACE_SIZE, _ring, face_mask, face_share, find_runs, rectify, splits
 
 DATA = Path(__file__).parent / "data"
 
@@ -75,3 +75,18 @@ def test_cuts_follow_seams_that_drift_along_a_slanted_run():
     profile = np.zeros(216, np.float32)
     profile[seams[1:-1]] = 1.0
     assert _best_cuts(profile, [(46, 62)] * 4) == seams
+
+
+def _ring_as_face(path) -> float:
+    """The share of the photo's outer ring that the face mask takes for tile faces."""
+    small, _ = load(path).reduced()
+    return float((_ring(face_mask(small)) > 0).mean())
+
+
+def test_a_white_cloth_is_not_taken_for_tile_faces(shared_datasets):
+    assert _ring_as_face(DATA / "row_white.jpg") < 0.02
+    assert _ring_as_face(shared_datasets / "real-photos" / "raw-images" / "2-1.jpg") > 0.9  # tiles fill that frame
+
+
+def test_tiles_on_a_white_cloth_are_found():
+    assert _best_counts(DATA / "row_white.jpg") == [(0, 0, 14)]

@@ -33,6 +33,10 @@ TABLE_SPREAD = 1.5  # ... and farther than this many times the 99th percentile o
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
 LAB_CELLS = np.stack(np.meshgrid(*[np.arange(256 // LAB_CELL, dtype=np.float32)] * 3, indexing="ij"),
                      axis=-1).reshape(-1, 3)  # every colour cell, in the order the distance table uses
+LIGHT_TABLE = 0.25  # the table is light (white or pale cloth) when this share of the photo's outer ring passes for face
+SMOOTH_RING = 0.02  # ... and at most this share of the ring is on an edge (tiles filling the frame make many)
+EDGE = 40.0  # grey-level gradient (Sobel) of an edge
+LIGHT_CLOSE = 0.02  # on a light table, what is unlike it (ink, side walls) is closed over this share of the long side
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
@@ -113,15 +117,42 @@ class Split:
 
 
 def face_mask(image: np.ndarray) -> np.ndarray:
-    """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up."""
+    """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up; on a table as
+    light as the faces, what differs from the table (ink, side walls) with the gaps closed."""
     hsv = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    mask = _unpatterned(image, whiteness, mask, kernel)
+    if _light_table(image, mask):
+        mask = _filled(_morphology(_unlike_table(image), cv2.MORPH_CLOSE, round(LIGHT_CLOSE * max(mask.shape)) | 1))
+    else:
+        mask = _unpatterned(image, whiteness, mask, kernel)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+
+
+def _ring(array: np.ndarray) -> np.ndarray:
+    """The pixels of the photo's outer ring, TABLE_RING deep (where the table shows, unless tiles fill the frame)."""
+    m = max(2, round(TABLE_RING * min(array.shape[:2])))
+    return np.concatenate([part.reshape(-1, *array.shape[2:])
+                           for part in (array[:m], array[-m:], array[:, :m], array[:, -m:])])
+
+
+def _light_table(image: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether the table is as light as the tile faces: much of the outer ring passes for face, yet
+    the ring is smooth (a photo filled with tiles has ink and seams all along its edges)."""
+    if float((_ring(mask) > 0).mean()) < LIGHT_TABLE:
+        return False
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32), (3, 3), 0)
+    gradient = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    return float((_ring(gradient) > EDGE).mean()) < SMOOTH_RING
+
+
+def _filled(mask: np.ndarray) -> np.ndarray:
+    """Each blob with its holes filled (a face between its ink and side wall)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.drawContours(np.zeros_like(mask), contours, -1, 255, cv2.FILLED)
 
 
 def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
@@ -167,9 +198,7 @@ def _unlike_table(image: np.ndarray) -> np.ndarray:
     outer ring) than the ring's own pixels are, by a margin: a mask of 0/255. Distances are looked
     up per colour cell (LAB_CELL levels a side), not computed per pixel."""
     cells = cv2.cvtColor(image, cv2.COLOR_RGB2LAB) // LAB_CELL
-    m = max(2, round(TABLE_RING * min(cells.shape[:2])))
-    ring = np.concatenate([cells[:m].reshape(-1, 3), cells[-m:].reshape(-1, 3),
-                           cells[:, :m].reshape(-1, 3), cells[:, -m:].reshape(-1, 3)])
+    ring = _ring(cells)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
     cv2.setRNGSeed(0)
     _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3,

@@ -39,6 +39,7 @@ class Scene:
 SCENES = (
     Scene("tests/data/row_green.jpg", ("123m", "456p", "789s", "111z", "55z"), (40, 110, 60), (250, 244, 225)),
     Scene("tests/data/row_wood.jpg", ("234567m", "345p", "99m", "55*5p"), (150, 100, 60), (240, 240, 236), turn=6),
+    Scene("tests/data/row_white.jpg", ("789m", "123s", "444p", "345s", "66z"), (236, 236, 232), (238, 226, 196), turn=-4),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
