@@ -15,7 +15,10 @@ from operator import getitem, itemgetter
 from typing import NamedTuple
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
-from scoring.tiles import ALL_TILES, PLAYING_TILES, SUITED, SingletonEnum, Tile, format_tiles
+from scoring.tiles import (
+    ALL_TILES, PACK_UNIT, PACKED_SUITS, PLAYING_TILES, SUITED, SingletonEnum, Tile, format_tiles, pack, suit_packs,
+    unpack,
+)
 
 
 class Shape(SingletonEnum):
@@ -61,7 +64,10 @@ class HandWaits:
         """The waiting tiles (as ``waiting_tiles``)."""
         if self._tiles is None:
             hand = self.hand
-            self._tiles = _waits(_take(hand.standing_counts, hand.win.index, (1,)), hand.melds, self.knitted, self.sets)
+            win = hand.win.index
+            counts = hand.standing_counts
+            self._tiles = _waits(counts[:win] + (counts[win] - 1,) + counts[win + 1:],
+                                 hand.standing_packed - PACK_UNIT[win], hand.melds, self.knitted, self.sets)
         return self._tiles
 
     def __repr__(self) -> str:
@@ -145,7 +151,8 @@ class Arrangement:
 _CHOW, _PUNG, _PAIR = 0, 1, 2
 _KINDS = (SetKind.CHOW, SetKind.PUNG, SetKind.PAIR)
 Part = tuple[int, int]  # (rank index within the suit, kind code)
-_SEGMENTS = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))  # start, end, chows
+_SUITS = range(4)  # suit numbers in packed order (tiles.PACKED_SUITS); a suit's tiles start at index 9 * number
+_CHOWS = tuple(chows for _, _, chows in PACKED_SUITS)  # whether each suit has chows
 
 
 def _take(counts: tuple[int, ...], start: int, amounts: tuple[int, ...]) -> tuple[int, ...]:
@@ -212,13 +219,15 @@ def _splits(counts: tuple[int, ...], chows: bool, pair: bool) -> bool:
 
 
 @cache
-def _completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
-    """Ranks whose addition lets the suit split completely (cached).
+def _completions(suit_packed: int, chows: bool) -> tuple[int, ...]:
+    """Ranks (from 0) whose addition lets one suit (packed counts) split completely (cached; the
+    three suits with chows share the work).
 
     A tile more than two ranks from every held one makes no set, so the work
     is done on the held ranks and up to two more each side (shared by
     shifted shapes, as ``_window_completions``).
     """
+    counts = unpack(suit_packed, 9 if chows else 7)
     held = [rank for rank, count in enumerate(counts) if count]
     if not held:
         return ()
@@ -255,11 +264,15 @@ class _Segment(NamedTuple):
 
 
 @cache
-def _segment(counts: tuple[int, ...], chows: bool, start: int) -> _Segment:
+def _segment(suit_packed: int, suit: int) -> _Segment:
+    """The splits of one suit's standing tiles (packed counts), as shared sets (cached)."""
+    _, ranks, chows = PACKED_SUITS[suit]
+    counts = unpack(suit_packed, ranks)
     held = [rank for rank, count in enumerate(counts) if count]
     first = held[0] if held else 0
     shape = counts[first:held[-1] + 1] if held else ()
-    return _Segment(sum(counts) % 3 == 2, tuple([_placed(parts, start + first) for parts in _partitions(shape, chows)]))
+    placed = [_placed(parts, 9 * suit + first) for parts in _partitions(shape, chows)]
+    return _Segment(sum(counts) % 3 == 2, tuple(placed))
 
 
 def _placed(parts: tuple[Part, ...], base: int) -> tuple[tuple[Meld, ...], tuple[Meld, ...]]:
@@ -271,45 +284,35 @@ def _placed(parts: tuple[Part, ...], base: int) -> tuple[tuple[Meld, ...], tuple
     return tuple(sets), tuple(pair)
 
 
-def _segments(counts: tuple[int, ...]) -> list[_Segment]:
-    return [_segment(counts[start:end], chows, start) for start, end, chows in _SEGMENTS]
+@cache
+def _suit_state(suit_packed: int, chows: bool) -> tuple[int, bool]:
+    """(tiles modulo 3, whether they split into sets and, for 3k+2 tiles, a pair) of one suit
+    (cached; the three suits with chows share the work)."""
+    counts = unpack(suit_packed, 9 if chows else 7)
+    remainder = sum(counts) % 3
+    return remainder, remainder != 1 and _splits(counts, chows, remainder == 2)
 
 
-Suit = tuple[tuple[int, ...], bool, int, int]  # a suit's counts, chows, start, tiles modulo 3
+def _is_standard(packed: int) -> bool:
+    """True when the packed counts split into sets and exactly one pair."""
+    states = list(map(_suit_state, suit_packs(packed), _CHOWS))
+    return [remainder for remainder, _ in states].count(2) == 1 and all([whole for _, whole in states])
 
 
-def _suits(counts: tuple[int, ...]) -> list[Suit]:
-    """Each suit's counts, whether it has chows, its start and its tiles modulo 3 (no sets built)."""
-    suits = []
-    for start, end, chows in _SEGMENTS:
-        part = counts[start:end]
-        suits.append((part, chows, start, sum(part) % 3))
-    return suits
-
-
-def _whole(suit: Suit) -> bool:
-    """True when a suit splits into sets and, for 3k+2 tiles, a pair."""
-    part, chows, _, remainder = suit
-    return remainder != 1 and _splits(part, chows, remainder == 2)
-
-
-def _is_standard(counts: tuple[int, ...]) -> bool:
-    """True when the counts split into sets and exactly one pair."""
-    suits = _suits(counts)
-    return [suit[3] for suit in suits].count(2) == 1 and all(map(_whole, suits))
-
-
-def _standard_waits(counts: tuple[int, ...]) -> set[int]:
-    """Tile indices that would make ``counts`` (3k+1 tiles) sets and one pair."""
-    suits = _suits(counts)
-    broken = [suit for suit in suits if not _whole(suit)]
-    if len(broken) > 1:
+def _standard_waits(packed: int) -> set[int]:
+    """Tile indices that would make the packed counts (3k+1 tiles) sets and one pair."""
+    parts = suit_packs(packed)
+    states = list(map(_suit_state, parts, _CHOWS))
+    broken = [whole for _, whole in states].count(False)
+    if broken > 1:
         return set()
-    pairs = [suit[3] for suit in suits].count(2)
+    pairs = [remainder for remainder, _ in states].count(2)
     waits: set[int] = set()
-    for part, chows, start, remainder in broken or suits:
-        if pairs - (remainder == 2) + (remainder == 1) == 1:  # one more tile: a pair when it makes 3k+2
-            waits.update(start + rank for rank in _completions(part, chows))
+    for suit, (remainder, whole) in enumerate(states):
+        # only a broken suit can take the tile; one more tile makes a pair when it makes 3k+2
+        if not (broken and whole) and pairs - (remainder == 2) + (remainder == 1) == 1:
+            offset = 9 * suit
+            waits.update([offset + rank for rank in _completions(parts[suit], suit < 3)])
     return waits
 
 
@@ -342,14 +345,6 @@ def _suited_faces(counts: tuple[int, ...]) -> int:
 _SUITED_FACES = 27  # suited tiles come first in tile order
 
 
-def _take_all(counts: tuple[int, ...], indices) -> tuple[int, ...]:
-    """Counts with one tile removed at each index."""
-    reduced = list(counts)
-    for index in indices:
-        reduced[index] -= 1
-    return tuple(reduced)
-
-
 ORPHANS = frozenset(tile for tile in PLAYING_TILES if tile.is_terminal_or_honor)
 HONORS = frozenset(tile for tile in PLAYING_TILES if tile.is_honor)
 KNITTED_PATTERNS: tuple[frozenset[Tile], ...] = tuple(
@@ -359,6 +354,7 @@ KNITTED_PATTERNS: tuple[frozenset[Tile], ...] = tuple(
 _ORPHANS = frozenset(tile.index for tile in ORPHANS)
 _PATTERNS = tuple(tuple(sorted(tile.index for tile in pattern)) for pattern in KNITTED_PATTERNS)
 _PATTERN_COUNTS = tuple(itemgetter(*pattern) for pattern in _PATTERNS)  # counts -> the 9 counts
+_PATTERN_PACKS = tuple(sum(PACK_UNIT[index] for index in pattern) for pattern in _PATTERNS)  # one of each, packed
 # the tiles honours-and-knitted may use, one entry per knitted pattern
 _KNITTED_OR_HONOR = tuple(frozenset(pattern) | {tile.index for tile in HONORS} for pattern in _PATTERNS)
 _CHOW_STARTS = [tile for tile in PLAYING_TILES if tile.is_suited and tile.rank <= 7]
@@ -382,20 +378,25 @@ _EXPOSED = {
 # ---- waits ---------------------------------------------------------------------------
 
 def waiting_tiles(tiles_without_win, melds=(), *, knitted: bool = False, sets: int = 4) -> frozenset[Tile]:
-    """Every tile that completes these standing tiles (one short of a winning hand)."""
+    """Every tile that completes these standing tiles (one short of a winning hand); none when
+    they hold more than four copies of a tile (no real hand does)."""
     tiles = tuple(tiles_without_win)
     if len(tiles) + 3 * len(melds) != 3 * sets + 1:
         return frozenset()
-    return _waits(_counts(tiles), tuple(melds), knitted, sets)
+    counts = _counts(tiles)
+    if max(counts) > 4:
+        return frozenset()
+    return _waits(counts, pack(counts), tuple(melds), knitted, sets)
 
 
-def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...], knitted: bool, sets: int) -> frozenset[Tile]:
-    """waiting_tiles() on standing counts."""
-    found = _standard_waits(counts)
+def _waits(counts: tuple[int, ...], packed: int, melds: tuple[Meld, ...], knitted: bool,
+           sets: int) -> frozenset[Tile]:
+    """waiting_tiles() on standing counts (and the same packed)."""
+    found = _standard_waits(packed)
     if not melds and sets == 4:
         found |= _special_waits(counts, knitted)
     if knitted and sets - len(melds) >= 3 and _suited_faces(counts) >= 8:  # one may be the wait
-        found |= _knitted_straight_waits(counts)
+        found |= _knitted_straight_waits(counts, packed)
     melded = [tile.index for meld in melds for tile in meld.tiles] if melds else []
     return frozenset([PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4])
 
@@ -418,16 +419,16 @@ def _special_waits(counts: tuple[int, ...], knitted: bool) -> set[int]:
     return found
 
 
-def _knitted_straight_waits(counts: tuple[int, ...]) -> set[int]:
+def _knitted_straight_waits(counts: tuple[int, ...], packed: int) -> set[int]:
     """Waits that complete a knitted straight plus sets and a pair."""
     found: set[int] = set()
-    for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
+    for pattern, pattern_counts, pattern_packed in zip(_PATTERNS, _PATTERN_COUNTS, _PATTERN_PACKS):
         if pattern_counts(counts).count(0) > 1:
             continue
         missing = [index for index in pattern if not counts[index]]
         if not missing:
-            found |= _standard_waits(_take_all(counts, pattern))
-        elif len(missing) == 1 and _is_standard(_take_all(_take(counts, missing[0], (-1,)), pattern)):
+            found |= _standard_waits(packed - pattern_packed)
+        elif len(missing) == 1 and _is_standard(packed + PACK_UNIT[missing[0]] - pattern_packed):
             found.add(missing[0])
     return found
 
@@ -437,9 +438,9 @@ def _knitted_straight_waits(counts: tuple[int, ...]) -> set[int]:
 Layout = tuple[Shape, tuple[Meld, ...], tuple[Tile, ...]]  # shape, sets, loose
 
 
-def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> list[tuple[Meld, ...]]:
-    """Every (sets incl. melds, pair last) split of the standing counts."""
-    m, p, s, z = _segments(counts)  # the four segments of _SEGMENTS
+def _standard_sets(packed: int, melds: tuple[Meld, ...]) -> list[tuple[Meld, ...]]:
+    """Every (sets incl. melds, pair last) split of the standing tiles (packed counts)."""
+    m, p, s, z = map(_segment, suit_packs(packed), _SUITS)
     if m.has_pair + p.has_pair + s.has_pair + z.has_pair != 1:
         return []
     return [
@@ -451,22 +452,22 @@ def _standard_sets(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> list[tup
 
 def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int) -> list[Layout]:
     """Every layout of a complete hand."""
-    layouts = [(_STANDARD, found, ()) for found in _standard_sets(counts, hand.melds)]
+    packed = hand.standing_packed
+    layouts = [(_STANDARD, found, ()) for found in _standard_sets(packed, hand.melds)]
     if not hand.melds and sets == 4:
         layouts += _special_layouts(hand.standing, counts, knitted)
     if knitted and sets - len(hand.melds) >= 3 and _suited_faces(counts) >= 9:
-        layouts += _knitted_straight_layouts(counts, hand.melds)
+        layouts += _knitted_straight_layouts(counts, packed, hand.melds)
     return layouts
 
 
-def _knitted_straight_layouts(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> list[Layout]:
+def _knitted_straight_layouts(counts: tuple[int, ...], packed: int, melds: tuple[Meld, ...]) -> list[Layout]:
     """Knitted straight layouts: the nine knitted tiles loose, the rest sets and a pair."""
     layouts = []
-    for pattern, pattern_counts in zip(_PATTERNS, _PATTERN_COUNTS):
+    for pattern, pattern_counts, pattern_packed in zip(_PATTERNS, _PATTERN_COUNTS, _PATTERN_PACKS):
         if 0 not in pattern_counts(counts):
             loose = tuple(PLAYING_TILES[index] for index in pattern)
-            rest = _take_all(counts, pattern)
-            layouts += [(Shape.KNITTED_STRAIGHT, found, loose) for found in _standard_sets(rest, melds)]
+            layouts += [(Shape.KNITTED_STRAIGHT, found, loose) for found in _standard_sets(packed - pattern_packed, melds)]
     return layouts
 
 

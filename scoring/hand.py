@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from scoring.tiles import (
-    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_counts, format_tiles, parse_tiles,
+    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_packed, format_tiles, pack, parse_tiles,
     tile_order,
 )
 
@@ -201,8 +201,10 @@ class Hand:
     """Standing tiles (sorted, winning tile included), declared melds, bonus tiles, winning tile.
 
     Counted once: ``standing_counts`` (copies of each playing tile standing,
-    by Tile.index) and ``counts`` (copies of each face in the whole hand,
-    melds and bonus tiles included, by Tile.index).
+    by Tile.index; ``standing_packed`` the same as packed counts, see
+    ``tiles.pack``), ``counts`` (copies of each face in the whole hand,
+    melds and bonus tiles included, by Tile.index) and ``tile_count``
+    (standing tiles plus three per declared meld, a kong counting as three).
     """
 
     standing: tuple[Tile, ...]
@@ -211,16 +213,19 @@ class Hand:
     win: Tile
     standing_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    standing_packed: int = field(init=False, repr=False, compare=False)
+    tile_count: int = field(init=False, repr=False, compare=False)
 
     def __init__(self, standing: tuple[Tile, ...], melds: tuple[Meld, ...], bonus: tuple[Tile, ...], win: Tile) -> None:
         standing = tuple(sorted(standing, key=tile_order))
-        bonus = tuple(sorted(bonus, key=tile_order))
+        bonus = tuple(sorted(bonus, key=tile_order)) if bonus else ()
         melds = tuple(melds)
         standing_counts, counts = _count(standing, melds, bonus)
         # one update of the instance dict: a frozen dataclass's own __init__ sets each field separately (slower)
-        self.__dict__.update(standing=standing, melds=melds, bonus=bonus, win=win,
-                             standing_counts=standing_counts, counts=counts)
+        self.__dict__.update(standing=standing, melds=melds, bonus=bonus, win=win, standing_counts=standing_counts,
+                             counts=counts, tile_count=len(standing) + 3 * len(melds))
         self._check_copies()
+        self.__dict__["standing_packed"] = pack(standing_counts)  # at most 4 copies: checked above
 
     @classmethod
     def parse(cls, text: str, *, win: str | Tile) -> Hand:
@@ -253,11 +258,6 @@ class Hand:
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile: standing, in melds and bonus."""
         return self.standing + tuple(t for meld in self.melds for t in meld.tiles) + self.bonus
-
-    @property
-    def tile_count(self) -> int:
-        """Standing tiles plus three per declared meld (a kong counts as three)."""
-        return len(self.standing) + 3 * len(self.melds)
 
     @property
     def concealed(self) -> bool:
@@ -296,7 +296,7 @@ class Hand:
     @property
     def text(self) -> str:
         """The canonical printed form."""
-        groups = [format_counts(self.standing_counts, separator=" ")] + [meld.text for meld in self.melds]
+        groups = [format_packed(self.standing_packed)] + [meld.text for meld in self.melds]
         if self.bonus:
             groups.append(format_tiles(self.bonus))
         return " ".join(filter(None, groups))

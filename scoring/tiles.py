@@ -363,21 +363,43 @@ def format_tiles(tiles, *, sort: bool = True, separator: str = "") -> str:
     return separator.join([_run_text(tuple(run)) for _, run in groupby(indices, _SUIT_AT.__getitem__)])
 
 
-def format_counts(counts: tuple[int, ...], *, separator: str = "") -> str:
-    """Copies of each face by ALL_TILES position (34 or 42 entries) -> canonical notation.
+# ---- packed counts: copies of each playing tile in one int ----------------------------
+#
+# One byte per Tile.index (int.from_bytes: quick to build), so adding or removing a tile is
+# adding or subtracting PACK_UNIT[index], and each suit's counts are one int that cached
+# per-suit work is keyed by.
 
-    ``format_counts(counts, separator=" ")`` gives ``"123m 55z"``: the same as
-    ``format_tiles`` of the tiles counted, without touching each tile.
-    """
-    return separator.join(filter(None, [
-        _count_run(counts[start:end], letter) for start, end, letter in _SUIT_SPANS if start < len(counts)
-    ]))
+PACK_UNIT = tuple(1 << 8 * index for index in range(34))  # Tile.index -> one copy of it, packed
+_SUIT_PACK_MASK = (1 << 72) - 1  # one suit's nine bytes
+#: (suit letter, ranks, whether chows exist) of the suits in packed order: m, p, s, z.
+PACKED_SUITS = (("m", 9, True), ("p", 9, True), ("s", 9, True), ("z", 7, False))
+
+
+def pack(counts: tuple[int, ...]) -> int:
+    """Copies of each playing tile by Tile.index (0-255 each; extra entries ignored) -> packed counts."""
+    return int.from_bytes(bytes(counts[:34]), "little")
+
+
+def suit_packs(packed: int) -> tuple[int, int, int, int]:
+    """Packed counts -> each suit's packed counts (m, p, s, z), rank 1 in the lowest byte."""
+    return packed & _SUIT_PACK_MASK, packed >> 72 & _SUIT_PACK_MASK, packed >> 144 & _SUIT_PACK_MASK, packed >> 216
+
+
+def unpack(suit_packed: int, ranks: int) -> tuple[int, ...]:
+    """One suit's packed counts -> its copies of each rank."""
+    return tuple(suit_packed.to_bytes(ranks, "little"))
+
+
+def format_packed(packed: int, *, separator: str = " ") -> str:
+    """Packed counts -> canonical notation, ``"123m 55z"``, without touching each tile."""
+    return separator.join(filter(None, map(_suit_text, suit_packs(packed), range(4))))
 
 
 @cache
-def _count_run(counts: tuple[int, ...], letter: str) -> str:
+def _suit_text(suit_packed: int, suit: int) -> str:
     """One suit's copies of each rank as ``"1123m"``, ``""`` when there are none (cached)."""
-    digits = "".join(map(str.__mul__, "123456789", counts))  # each rank's digit, once per copy
+    letter, ranks, _ = PACKED_SUITS[suit]
+    digits = "".join(map(str.__mul__, "123456789", unpack(suit_packed, ranks)))  # each rank's digit, once per copy
     return digits + letter if digits else ""
 
 
@@ -389,6 +411,3 @@ def _run_text(indices: tuple[int, ...]) -> str:
 
 tile_order = attrgetter("index")  # sort key: canonical tile order, faster than comparing tiles
 _SUIT_AT = [tile.suit for tile in ALL_TILES]  # ALL_TILES position -> suit
-_SUIT_SPANS = tuple(  # (start, end, letter): each suit's positions in ALL_TILES
-    (_SUIT_OFFSET[suit], _SUIT_OFFSET[suit] + suit.size, suit.value) for suit in Suit
-)

@@ -199,7 +199,8 @@ class MCRRuleSet:
         scored = [score_arrangement(View.of(facts, arrangement)) for arrangement in arrangements]
         best = max(scored, key=RANKING) if len(scored) > 1 else scored[0]  # max: the first of equals
         text = hand.text
-        others = tuple([self._breakdown(entry, text, ()) for entry in self._runners_up(scored, best, runners_up)])
+        others = tuple([self._breakdown(entry, text, ()) for entry in self._runners_up(scored, best, runners_up)]
+                       ) if runners_up else ()
         return self._breakdown(best, text, notes, others, situation)
 
     @classmethod
