@@ -15,7 +15,8 @@ count as `?` for it. Its detections are put in reading order (rows by y, then x)
 before scoring.
 
     nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev]   (--dev: development scenes from another seed, ours only; tune there)
+        [--mistakes] [--dev [--table white-cloth]]   (--dev: development scenes from another seed, ours
+        only; tune there; --table puts them all on one light table)
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
+from datasets.scenes import LIGHT_TABLES
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
 BIG_PHOTO = ("1-1.jpg", (4000, 3000))
@@ -174,13 +176,13 @@ def detector_truth(truth: Sequence[str]) -> tuple[str, ...]:
     return tuple(UNKNOWN if code == "back" or code.endswith("f") else code for code in truth)
 
 
-def scene_samples(count: int | None, dev: bool = False) -> list[Sample]:
+def scene_samples(count: int | None, dev: bool = False, table: str | None = None) -> list[Sample]:
     """The committed evaluation scenes (the first `count`), or with `dev` `count` development
-    scenes drawn the same way from another master seed: for tuning, never reported."""
+    scenes drawn the same way from another master seed (all on `table`, if given): for tuning, never reported."""
     from datasets.scenes import cached, load_boxes, load_specs, make_specs, tile_boxes
 
     if dev:
-        specs = make_specs(count or 60, DEV_SEED)
+        specs = [replace(spec, background=table or spec.background) for spec in make_specs(count or 60, DEV_SEED)]
         boxes = {spec.seed: tile_boxes(spec) for spec in specs}
     else:
         specs, boxes = load_specs()[:count], load_boxes()
@@ -286,13 +288,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dev", action="store_true",
                         help="only our reader on development scenes (another seed; --scenes N, default 60): "
                              "for tuning without touching the reported sets")
+    parser.add_argument("--table", choices=sorted(LIGHT_TABLES), help="with --dev: every scene on this light table")
     args = parser.parse_args(argv)
     if args.model:
         use_model(args.model)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         if args.dev:
-            parts = {"dev": scene_samples(args.scenes, dev=True)}
+            parts = {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
         else:
             parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
                      "real-fresh": photo_samples(workdir, FRESH_LABELS)}

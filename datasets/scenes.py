@@ -47,6 +47,9 @@ BODIES = {"pale-green": ((214, 236, 206), (110, 30, 40)),
 BACKGROUNDS = {"burgundy-felt": ((112, 28, 44), "cloth"), "purple-cloth": ((80, 50, 110), "cloth"),
                "teal-cloth": ((22, 108, 118), "cloth"), "cherry-wood": ((150, 66, 40), "wood"),
                "red-plaid": ((140, 38, 42), "plaid"), "blue-gingham": ((70, 100, 170), "gingham")}
+# Tables as light as the tile faces: development only (`benchmarks.recognition --dev --table NAME`)
+LIGHT_TABLES = {"white-cloth": ((238, 236, 230), "cloth"), "beige-cloth": ((214, 200, 172), "cloth"),
+                "grey-cloth": ((170, 170, 172), "cloth")}
 
 
 class SceneError(ValueError):
@@ -335,7 +338,7 @@ def _pattern(kind: str, rng: np.random.Generator) -> np.ndarray:
 
 def _texture(name: str, rng: np.random.Generator) -> np.ndarray:
     """A procedural table texture, float RGB in 0..255."""
-    colour, kind = BACKGROUNDS[name]
+    colour, kind = (BACKGROUNDS | LIGHT_TABLES)[name]
     shade = _pattern(kind, rng)[..., None]
     if kind == "gingham":
         return shade * np.array(colour) + (1 - shade) * np.array([232, 232, 236])
