@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain, permutations, product
-from operator import getitem, itemgetter
+from operator import getitem
 from typing import NamedTuple
 
 from scoring.hand import Hand, IncompleteHandError, Meld, SetKind, meld_of
@@ -299,20 +299,32 @@ def _is_standard(packed: int) -> bool:
     return [remainder for remainder, _ in states].count(2) == 1 and all([whole for _, whole in states])
 
 
+@cache
+def _waiting_suits(states: tuple[tuple[int, bool], ...]) -> tuple[int, ...]:
+    """The suits (numbers) where one more tile could make 3k+1 tiles sets and one pair, given each
+    suit's ``_suit_state`` (cached: few combinations occur)."""
+    broken = [whole for _, whole in states].count(False)
+    if broken > 1:
+        return ()
+    pairs = [remainder for remainder, _ in states].count(2)
+    # only a broken suit can take the tile; one more tile makes a pair when it makes 3k+2
+    return tuple(suit for suit, (remainder, whole) in enumerate(states)
+                 if not (broken and whole) and pairs - (remainder == 2) + (remainder == 1) == 1)
+
+
+@cache
+def _suit_waits(suit_packed: int, suit: int) -> tuple[int, ...]:
+    """``_completions`` of one suit as tile indices (cached)."""
+    offset = 9 * suit
+    return tuple([offset + rank for rank in _completions(suit_packed, suit < 3)])
+
+
 def _standard_waits(packed: int) -> set[int]:
     """Tile indices that would make the packed counts (3k+1 tiles) sets and one pair."""
     parts = suit_packs(packed)
-    states = list(map(_suit_state, parts, _CHOWS))
-    broken = [whole for _, whole in states].count(False)
-    if broken > 1:
-        return set()
-    pairs = [remainder for remainder, _ in states].count(2)
     waits: set[int] = set()
-    for suit, (remainder, whole) in enumerate(states):
-        # only a broken suit can take the tile; one more tile makes a pair when it makes 3k+2
-        if not (broken and whole) and pairs - (remainder == 2) + (remainder == 1) == 1:
-            offset = 9 * suit
-            waits.update([offset + rank for rank in _completions(parts[suit], suit < 3)])
+    for suit in _waiting_suits(tuple(map(_suit_state, parts, _CHOWS))):
+        waits.update(_suit_waits(parts[suit], suit))
     return waits
 
 
@@ -337,12 +349,18 @@ def _odd(counts: tuple[int, ...]) -> int:
     return counts.count(1) + counts.count(3)
 
 
-def _suited_faces(counts: tuple[int, ...]) -> int:
-    """How many different suited tiles the counts hold (a knitted straight has nine)."""
-    return _SUITED_FACES - counts[:_SUITED_FACES].count(0)
+_LOW_BITS = sum(PACK_UNIT)  # the lowest bit of each tile's byte in packed counts
+_SUITED_LOW_BITS = sum(PACK_UNIT[:27])  # the same for the suited tiles (they come first in tile order)
 
 
-_SUITED_FACES = 27  # suited tiles come first in tile order
+def _held(packed: int) -> int:
+    """Packed counts -> the lowest bit of each held tile's byte (as packed counts of one copy of each)."""
+    return (packed | packed >> 1 | packed >> 2) & _LOW_BITS  # at most 4 copies: bits 0-2
+
+
+def _suited_faces(held: int) -> int:
+    """How many different suited tiles are held (``_held``; a knitted straight has nine)."""
+    return (held & _SUITED_LOW_BITS).bit_count()
 
 
 ORPHANS = frozenset(tile for tile in PLAYING_TILES if tile.is_terminal_or_honor)
@@ -353,7 +371,6 @@ KNITTED_PATTERNS: tuple[frozenset[Tile], ...] = tuple(
 )
 _ORPHANS = frozenset(tile.index for tile in ORPHANS)
 _PATTERNS = tuple(tuple(sorted(tile.index for tile in pattern)) for pattern in KNITTED_PATTERNS)
-_PATTERN_COUNTS = tuple(itemgetter(*pattern) for pattern in _PATTERNS)  # counts -> the 9 counts
 _PATTERN_PACKS = tuple(sum(PACK_UNIT[index] for index in pattern) for pattern in _PATTERNS)  # one of each, packed
 # the tiles honours-and-knitted may use, one entry per knitted pattern
 _KNITTED_OR_HONOR = tuple(frozenset(pattern) | {tile.index for tile in HONORS} for pattern in _PATTERNS)
@@ -395,8 +412,10 @@ def _waits(counts: tuple[int, ...], packed: int, melds: tuple[Meld, ...], knitte
     found = _standard_waits(packed)
     if not melds and sets == 4:
         found |= _special_waits(counts, knitted)
-    if knitted and sets - len(melds) >= 3 and _suited_faces(counts) >= 8:  # one may be the wait
-        found |= _knitted_straight_waits(counts, packed)
+    if knitted and sets - len(melds) >= 3:
+        held = _held(packed)
+        if _suited_faces(held) >= 8:  # one may be the wait
+            found |= _knitted_straight_waits(packed, held)
     melded = [tile.index for meld in melds for tile in meld.tiles] if melds else []
     return frozenset([PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4])
 
@@ -419,17 +438,15 @@ def _special_waits(counts: tuple[int, ...], knitted: bool) -> set[int]:
     return found
 
 
-def _knitted_straight_waits(counts: tuple[int, ...], packed: int) -> set[int]:
-    """Waits that complete a knitted straight plus sets and a pair."""
+def _knitted_straight_waits(packed: int, held: int) -> set[int]:
+    """Waits that complete a knitted straight plus sets and a pair (``held``: ``_held(packed)``)."""
     found: set[int] = set()
-    for pattern, pattern_counts, pattern_packed in zip(_PATTERNS, _PATTERN_COUNTS, _PATTERN_PACKS):
-        if pattern_counts(counts).count(0) > 1:
-            continue
-        missing = [index for index in pattern if not counts[index]]
+    for pattern_packed in _PATTERN_PACKS:
+        missing = pattern_packed & ~held  # one copy of each pattern tile not held, packed
         if not missing:
             found |= _standard_waits(packed - pattern_packed)
-        elif len(missing) == 1 and _is_standard(packed + PACK_UNIT[missing[0]] - pattern_packed):
-            found.add(missing[0])
+        elif not missing & (missing - 1) and _is_standard(packed + missing - pattern_packed):  # one missing
+            found.add((missing.bit_length() - 1) // 8)
     return found
 
 
@@ -456,16 +473,18 @@ def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int) -> l
     layouts = [(_STANDARD, found, ()) for found in _standard_sets(packed, hand.melds)]
     if not hand.melds and sets == 4:
         layouts += _special_layouts(hand.standing, counts, knitted)
-    if knitted and sets - len(hand.melds) >= 3 and _suited_faces(counts) >= 9:
-        layouts += _knitted_straight_layouts(counts, packed, hand.melds)
+    if knitted and sets - len(hand.melds) >= 3:
+        held = _held(packed)
+        if _suited_faces(held) >= 9:
+            layouts += _knitted_straight_layouts(packed, held, hand.melds)
     return layouts
 
 
-def _knitted_straight_layouts(counts: tuple[int, ...], packed: int, melds: tuple[Meld, ...]) -> list[Layout]:
-    """Knitted straight layouts: the nine knitted tiles loose, the rest sets and a pair."""
+def _knitted_straight_layouts(packed: int, held: int, melds: tuple[Meld, ...]) -> list[Layout]:
+    """Knitted straight layouts: the nine knitted tiles loose, the rest sets and a pair (``held``: ``_held(packed)``)."""
     layouts = []
-    for pattern, pattern_counts, pattern_packed in zip(_PATTERNS, _PATTERN_COUNTS, _PATTERN_PACKS):
-        if 0 not in pattern_counts(counts):
+    for pattern, pattern_packed in zip(_PATTERNS, _PATTERN_PACKS):
+        if not pattern_packed & ~held:
             loose = tuple(PLAYING_TILES[index] for index in pattern)
             layouts += [(Shape.KNITTED_STRAIGHT, found, loose) for found in _standard_sets(packed - pattern_packed, melds)]
     return layouts
