@@ -64,10 +64,9 @@ class HandWaits:
         """The waiting tiles (as ``waiting_tiles``)."""
         if self._tiles is None:
             hand = self.hand
-            win = hand.win.index
-            counts = hand.standing_counts
-            self._tiles = _waits(counts[:win] + (counts[win] - 1,) + counts[win + 1:],
-                                 hand.standing_packed - PACK_UNIT[win], hand.melds, self.knitted, self.sets)
+            win = PACK_UNIT[hand.win.index]
+            held = pack(hand.counts) - win if hand.melds else hand.standing_packed - win
+            self._tiles = _waits(hand.standing_packed - win, held, hand.melds, self.knitted, self.sets)
         return self._tiles
 
     def __repr__(self) -> str:
@@ -337,18 +336,6 @@ def _counts(tiles) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _present(counts: tuple[int, ...]) -> frozenset[int]:
-    return frozenset(index for index, count in enumerate(counts) if count)
-
-
-def _distinct(counts: tuple[int, ...]) -> int:
-    return 34 - counts.count(0)
-
-
-def _odd(counts: tuple[int, ...]) -> int:
-    return counts.count(1) + counts.count(3)
-
-
 _LOW_BITS = sum(PACK_UNIT)  # the lowest bit of each tile's byte in packed counts
 _SUITED_LOW_BITS = sum(PACK_UNIT[:27])  # the same for the suited tiles (they come first in tile order)
 
@@ -363,17 +350,32 @@ def _suited_faces(held: int) -> int:
     return (held & _SUITED_LOW_BITS).bit_count()
 
 
+def _indices(lanes: int) -> list[int]:
+    """The tile indices of the set lowest bits of packed counts (``_held`` and the like)."""
+    found = []
+    while lanes:
+        low = lanes & -lanes
+        found.append(low.bit_length() // 8)  # bit 8 * index
+        lanes ^= low
+    return found
+
+
+def _lanes(indices) -> int:
+    """Tile indices -> one copy of each, packed."""
+    return sum(PACK_UNIT[index] for index in indices)
+
+
 ORPHANS = frozenset(tile for tile in PLAYING_TILES if tile.is_terminal_or_honor)
 HONORS = frozenset(tile for tile in PLAYING_TILES if tile.is_honor)
 KNITTED_PATTERNS: tuple[frozenset[Tile], ...] = tuple(
     frozenset(Tile(suit, offset + 3 * step) for suit, offset in zip(order, (1, 2, 3)) for step in range(3))
     for order in permutations(SUITED)
 )
-_ORPHANS = frozenset(tile.index for tile in ORPHANS)
+_ORPHANS = _lanes(tile.index for tile in ORPHANS)
 _PATTERNS = tuple(tuple(sorted(tile.index for tile in pattern)) for pattern in KNITTED_PATTERNS)
-_PATTERN_PACKS = tuple(sum(PACK_UNIT[index] for index in pattern) for pattern in _PATTERNS)  # one of each, packed
-# the tiles honours-and-knitted may use, one entry per knitted pattern
-_KNITTED_OR_HONOR = tuple(frozenset(pattern) | {tile.index for tile in HONORS} for pattern in _PATTERNS)
+_PATTERN_PACKS = tuple(map(_lanes, _PATTERNS))  # one of each pattern tile, packed
+# the tiles honours-and-knitted may use (one of each, packed), one entry per knitted pattern
+_KNITTED_OR_HONOR = tuple(pattern | _lanes(tile.index for tile in HONORS) for pattern in _PATTERN_PACKS)
 _CHOW_STARTS = [tile for tile in PLAYING_TILES if tile.is_suited and tile.rank <= 7]
 # concealed sets by (kind code, tile index), shared by every arrangement
 _CONCEALED = {
@@ -403,38 +405,39 @@ def waiting_tiles(tiles_without_win, melds=(), *, knitted: bool = False, sets: i
     counts = _counts(tiles)
     if max(counts) > 4:
         return frozenset()
-    return _waits(counts, pack(counts), tuple(melds), knitted, sets)
+    packed = pack(counts)
+    melds = tuple(melds)
+    return _waits(packed, packed + _lanes(tile.index for meld in melds for tile in meld.tiles), melds, knitted, sets)
 
 
-def _waits(counts: tuple[int, ...], packed: int, melds: tuple[Meld, ...], knitted: bool,
-           sets: int) -> frozenset[Tile]:
-    """waiting_tiles() on standing counts (and the same packed)."""
+def _waits(packed: int, held: int, melds: tuple[Meld, ...], knitted: bool, sets: int) -> frozenset[Tile]:
+    """waiting_tiles() on the standing tiles' packed counts; ``held`` counts the melds' tiles too."""
     found = _standard_waits(packed)
     if not melds and sets == 4:
-        found |= _special_waits(counts, knitted)
+        found |= _special_waits(packed, knitted)
     if knitted and sets - len(melds) >= 3:
-        held = _held(packed)
-        if _suited_faces(held) >= 8:  # one may be the wait
-            found |= _knitted_straight_waits(packed, held)
-    melded = [tile.index for meld in melds for tile in meld.tiles] if melds else []
-    return frozenset([PLAYING_TILES[index] for index in found if counts[index] + melded.count(index) < 4])
+        faces = _held(packed)
+        if _suited_faces(faces) >= 8:  # one may be the wait
+            found |= _knitted_straight_waits(packed, faces)
+    return frozenset([PLAYING_TILES[index] for index in found if held >> 8 * index & 255 < 4])
 
 
-def _special_waits(counts: tuple[int, ...], knitted: bool) -> set[int]:
-    """Waits for seven pairs, thirteen orphans and honours-and-knitted (13 concealed tiles)."""
+def _special_waits(packed: int, knitted: bool) -> set[int]:
+    """Waits for seven pairs, thirteen orphans and honours-and-knitted (13 concealed tiles, packed)."""
     found: set[int] = set()
-    if _odd(counts) == 1:
-        found.update(index for index, count in enumerate(counts) if count % 2)
-    distinct = _distinct(counts)
+    odd = packed & _LOW_BITS  # the tiles held once or three times
+    if odd and not odd & (odd - 1):  # exactly one: six pairs and it
+        found.update(_indices(odd))
+    present = _held(packed)
+    distinct = present.bit_count()
     if distinct < 12:
         return found
-    present = _present(counts)
-    if present <= _ORPHANS:
-        found |= _ORPHANS - present if distinct == 12 else _ORPHANS
+    if not present & ~_ORPHANS:
+        found.update(_indices(_ORPHANS & ~present if distinct == 12 else _ORPHANS))
     if knitted and distinct == 13:
         for allowed in _KNITTED_OR_HONOR:
-            if present <= allowed:
-                found |= allowed - present
+            if not present & ~allowed:
+                found.update(_indices(allowed & ~present))
     return found
 
 
@@ -467,12 +470,12 @@ def _standard_sets(packed: int, melds: tuple[Meld, ...]) -> list[tuple[Meld, ...
     ]
 
 
-def _layouts(hand: Hand, counts: tuple[int, ...], knitted: bool, sets: int) -> list[Layout]:
+def _layouts(hand: Hand, knitted: bool, sets: int) -> list[Layout]:
     """Every layout of a complete hand."""
     packed = hand.standing_packed
     layouts = [(_STANDARD, found, ()) for found in _standard_sets(packed, hand.melds)]
     if not hand.melds and sets == 4:
-        layouts += _special_layouts(hand.standing, counts, knitted)
+        layouts += _special_layouts(hand, knitted)
     if knitted and sets - len(hand.melds) >= 3:
         held = _held(packed)
         if _suited_faces(held) >= 9:
@@ -490,19 +493,21 @@ def _knitted_straight_layouts(packed: int, held: int, melds: tuple[Meld, ...]) -
     return layouts
 
 
-def _special_layouts(standing: tuple[Tile, ...], counts: tuple[int, ...], knitted: bool) -> list[Layout]:
+def _special_layouts(hand: Hand, knitted: bool) -> list[Layout]:
     """Seven pairs, thirteen orphans and honours-and-knitted layouts of 14 concealed tiles."""
     layouts: list[Layout] = []
-    if _odd(counts) == 0:
-        pairs = tuple(chain.from_iterable(map(getitem, _PAIRS_HELD, counts)))
+    packed = hand.standing_packed
+    if not packed & _LOW_BITS:  # no tile held once or three times
+        pairs = tuple(chain.from_iterable(map(getitem, _PAIRS_HELD, hand.standing_counts)))
         layouts.append((Shape.SEVEN_PAIRS, pairs, ()))
-    distinct = _distinct(counts)
+    present = _held(packed)
+    distinct = present.bit_count()
     if distinct < 13:
         return layouts
-    present = _present(counts)
+    standing = hand.standing
     if present == _ORPHANS:
         layouts.append((Shape.THIRTEEN_ORPHANS, (), standing))
-    if knitted and distinct == 14 and any(present <= allowed for allowed in _KNITTED_OR_HONOR):
+    if knitted and distinct == 14 and any(not present & ~allowed for allowed in _KNITTED_OR_HONOR):
         layouts.append((Shape.HONORS_AND_KNITTED, (), standing))
     return layouts
 
@@ -556,10 +561,9 @@ def _placements(layout: Layout, win: Tile, waits: HandWaits) -> list[Arrangement
 
 def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arrangement, ...]:
     """Every arrangement of a complete hand; () when it is not complete."""
-    counts = hand.standing_counts
-    if hand.tile_count != 3 * sets + 2 or not counts[hand.win.index]:
+    if hand.tile_count != 3 * sets + 2 or not hand.standing_counts[hand.win.index]:
         return ()
-    layouts = _layouts(hand, counts, knitted, sets)
+    layouts = _layouts(hand, knitted, sets)
     if not layouts:
         return ()
     waits = HandWaits(hand, knitted, sets)
