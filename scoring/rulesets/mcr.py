@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import NamedTuple
@@ -86,29 +86,44 @@ class Scored(NamedTuple):
 RANKING = attrgetter("key")  # sort key of Scored entries, higher is better
 
 
-def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], list[Exclusion]]:
-    """The one exclusion pass, on a table of detected fans (no zero counts) that it changes in place:
-    in card order, each fan still counted removes what it excludes."""
-    excluded = []
-    for pattern in sorted(counted.keys() & EXCLUDES.keys(), key=ORDER.__getitem__):
-        if pattern not in counted:
-            continue
-        for other, exclusion in EXCLUDES_IN_ORDER[pattern]:
-            if counted.pop(other, 0):
-                excluded.append(exclusion)
-    if counted.keys() <= ONLY_FLOWERS:
-        counted[Pattern.CHICKEN_HAND] = 1
+def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], tuple[Exclusion, ...]]:
+    """The one exclusion pass, on a table of detected fans (no zero counts) that it changes in place."""
+    removed, excluded, chicken = exclusion_pass(sum(map(BIT.__getitem__, counted)))
+    for pattern in removed:
+        del counted[pattern]
+    if chicken:
+        counted[CHICKEN_HAND] = 1
     return counted, excluded
 
 
-FLOWER_TILES = Pattern.FLOWER_TILES  # for the hot path: Enum class attributes are slow to read in 3.11
+BIT = {pattern: 1 << ORDER[pattern] for pattern in Pattern}  # a fan's bit in a set of fans: its card order
+
+
+@lru_cache(maxsize=1 << 14)
+def exclusion_pass(found: int) -> tuple[tuple[Pattern, ...], tuple[Exclusion, ...], bool]:
+    """(fans removed, their Exclusions, whether Chicken Hand counts) for the fans found, as bits (cached):
+    in card order, each fan still counted removes what it excludes; Chicken Hand when only flowers are left."""
+    counted = [pattern for pattern in Pattern if found & BIT[pattern]]  # card order
+    removed: list[Pattern] = []
+    excluded: list[Exclusion] = []
+    for pattern in counted:
+        if pattern in removed:
+            continue
+        for other, exclusion in EXCLUDES_IN_ORDER.get(pattern, ()):
+            if other in counted and other not in removed:
+                removed.append(other)
+                excluded.append(exclusion)
+    return tuple(removed), tuple(excluded), set(counted) - set(removed) <= ONLY_FLOWERS
+
+
+FLOWER_TILES, CHICKEN_HAND = Pattern.FLOWER_TILES, Pattern.CHICKEN_HAND  # hot path: Enum class reads are slow
 ONLY_FLOWERS = frozenset({FLOWER_TILES})  # what may count besides Chicken Hand
 
 
 def score_arrangement(view: View) -> Scored:
     """Detect, exclude, fall back to Chicken Hand."""
     counted, excluded = apply_exclusions(detect(view))
-    return Scored(view, counted, tuple(excluded), sum([VALUES[pattern] * count for pattern, count in counted.items()]))
+    return Scored(view, counted, excluded, sum([VALUES[pattern] * count for pattern, count in counted.items()]))
 
 
 # ---- situation checks -------------------------------------------------------------------
