@@ -431,7 +431,7 @@ def flowers(v: Facts, table: Table) -> None:
 HAND_DETECTORS: tuple[Callable[[Facts, Table], None], ...] = (
     tile_fans, suit_fans, tile_hog, nine_gates, kongs, win_fans, concealment, flowers,
 )
-_SET_DETECTORS = (every_set_fans, combination_fans, concealed_pungs, dragons, winds, terminal_pungs, wait_fans)
+_SET_DETECTORS = (every_set_fans, combination_fans, wait_fans)
 #: Detectors of one arrangement, by its shape: the others find nothing in that shape.
 DETECTORS: dict[Shape, tuple[Callable[[View, Table], None], ...]] = {
     Shape.STANDARD: (terminal_chows, *_SET_DETECTORS),
@@ -440,6 +440,8 @@ DETECTORS: dict[Shape, tuple[Callable[[View, Table], None], ...]] = {
     Shape.THIRTEEN_ORPHANS: (knitted_shapes,),
     Shape.HONORS_AND_KNITTED: (knitted_shapes,),
 }
+#: Detectors of pungs and kongs: they find nothing in an arrangement without any.
+PUNG_DETECTORS: tuple[Callable[[View, Table], None], ...] = (concealed_pungs, dragons, winds, terminal_pungs)
 
 
 def detect(view: View) -> Table:
@@ -447,4 +449,7 @@ def detect(view: View) -> Table:
     table = view.facts.fans.copy()
     for detector in DETECTORS[view.shape]:
         detector(view, table)
+    if view.pungs:  # only standard and knitted-straight arrangements have pungs
+        for detector in PUNG_DETECTORS:
+            detector(view, table)
     return table
