@@ -51,7 +51,7 @@ class Scored(NamedTuple):
 
     view: View
     counted: dict[Pattern, int]
-    exclusions: tuple[Exclusion, ...]  # what the exclusion pass removed
+    exclusion: ExclusionPass
     total: int
 
     @property
@@ -66,15 +66,15 @@ class Scored(NamedTuple):
     @property
     def items(self) -> tuple[Item, ...]:
         counted = self.counted
-        return tuple([item(pattern, counted[pattern]) for pattern in sorted(counted, key=ORDER.__getitem__)])
+        return tuple([item(pattern, counted[pattern]) for pattern in self.exclusion.kept])
 
     @property
     def excluded(self) -> tuple[Exclusion, ...]:
         """The exclusion pass's, then the chow/pung combinations left out (each fan named once)."""
         combined = self.view.chow_fans[1] + self.view.pung_fans[1]
         if not combined:
-            return self.exclusions
-        excluded = list(self.exclusions)
+            return self.exclusion.excluded
+        excluded = list(self.exclusion.excluded)
         named = {exclusion.name for exclusion in excluded}
         for exclusion in combined:
             if exclusion.name not in named:
@@ -86,23 +86,32 @@ class Scored(NamedTuple):
 RANKING = attrgetter("key")  # sort key of Scored entries, higher is better
 
 
-def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], tuple[Exclusion, ...]]:
+class ExclusionPass(NamedTuple):
+    """What the exclusion pass does to one set of fans found."""
+
+    removed: tuple[Pattern, ...]
+    excluded: tuple[Exclusion, ...]  # the Exclusion each removal leaves in the breakdown
+    kept: tuple[Pattern, ...]  # the fans still counted, in card order (with Chicken Hand when it counts)
+    chicken: bool  # Chicken Hand counts: only flowers were left
+
+
+def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], ExclusionPass]:
     """The one exclusion pass, on a table of detected fans (no zero counts) that it changes in place."""
-    removed, excluded, chicken = exclusion_pass(sum(map(BIT.__getitem__, counted)))
-    for pattern in removed:
+    done = exclusion_pass(sum(map(BIT.__getitem__, counted)))
+    for pattern in done.removed:
         del counted[pattern]
-    if chicken:
+    if done.chicken:
         counted[CHICKEN_HAND] = 1
-    return counted, excluded
+    return counted, done
 
 
 BIT = {pattern: 1 << ORDER[pattern] for pattern in Pattern}  # a fan's bit in a set of fans: its card order
 
 
 @lru_cache(maxsize=1 << 14)
-def exclusion_pass(found: int) -> tuple[tuple[Pattern, ...], tuple[Exclusion, ...], bool]:
-    """(fans removed, their Exclusions, whether Chicken Hand counts) for the fans found, as bits (cached):
-    in card order, each fan still counted removes what it excludes; Chicken Hand when only flowers are left."""
+def exclusion_pass(found: int) -> ExclusionPass:
+    """The exclusion pass for the fans found, as bits (cached): in card order, each fan still
+    counted removes what it excludes; Chicken Hand counts when only flowers are left."""
     counted = [pattern for pattern in Pattern if found & BIT[pattern]]  # card order
     removed: list[Pattern] = []
     excluded: list[Exclusion] = []
@@ -113,7 +122,11 @@ def exclusion_pass(found: int) -> tuple[tuple[Pattern, ...], tuple[Exclusion, ..
             if other in counted and other not in removed:
                 removed.append(other)
                 excluded.append(exclusion)
-    return tuple(removed), tuple(excluded), set(counted) - set(removed) <= ONLY_FLOWERS
+    kept = [pattern for pattern in counted if pattern not in removed]
+    chicken = set(kept) <= ONLY_FLOWERS
+    if chicken:
+        kept = sorted([*kept, CHICKEN_HAND], key=ORDER.__getitem__)
+    return ExclusionPass(tuple(removed), tuple(excluded), tuple(kept), chicken)
 
 
 FLOWER_TILES, CHICKEN_HAND = Pattern.FLOWER_TILES, Pattern.CHICKEN_HAND  # hot path: Enum class reads are slow
@@ -122,8 +135,8 @@ ONLY_FLOWERS = frozenset({FLOWER_TILES})  # what may count besides Chicken Hand
 
 def score_arrangement(view: View) -> Scored:
     """Detect, exclude, fall back to Chicken Hand."""
-    counted, excluded = apply_exclusions(detect(view))
-    return Scored(view, counted, excluded, sum([VALUES[pattern] * count for pattern, count in counted.items()]))
+    counted, done = apply_exclusions(detect(view))
+    return Scored(view, counted, done, sum([VALUES[pattern] * count for pattern, count in counted.items()]))
 
 
 # ---- situation checks -------------------------------------------------------------------
