@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from scoring.tiles import (
-    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_packed, format_tiles, pack, parse_tiles,
-    tile_order,
+    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_bonus, format_packed, format_tiles, pack,
+    parse_tiles, tile_order,
 )
 
 
@@ -297,8 +297,8 @@ class Hand:
     def text(self) -> str:
         """The canonical printed form."""
         groups = [format_packed(self.standing_packed)] + [meld.text for meld in self.melds]
-        if self.bonus:
-            groups.append(format_tiles(self.bonus))
+        if self.bonus:  # each bonus tile at most once: counted, they print as format_tiles prints them
+            groups.append(format_bonus(self.counts[len(PLAYING_TILES):]))
         return " ".join(filter(None, groups))
 
     def __repr__(self) -> str:
