@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import NamedTuple
@@ -51,7 +51,7 @@ class Scored(NamedTuple):
 
     view: View
     counted: dict[Pattern, int]
-    exclusion: ExclusionPass
+    exclusions: tuple[Exclusion, ...]  # what the exclusion pass removed
     total: int
 
     @property
@@ -66,15 +66,15 @@ class Scored(NamedTuple):
     @property
     def items(self) -> tuple[Item, ...]:
         counted = self.counted
-        return tuple([item(pattern, counted[pattern]) for pattern in self.exclusion.kept])
+        return tuple([item(pattern, counted[pattern]) for pattern in sorted(counted, key=ORDER.__getitem__)])
 
     @property
     def excluded(self) -> tuple[Exclusion, ...]:
         """The exclusion pass's, then the chow/pung combinations left out (each fan named once)."""
         combined = self.view.chow_fans[1] + self.view.pung_fans[1]
         if not combined:
-            return self.exclusion.excluded
-        excluded = list(self.exclusion.excluded)
+            return self.exclusions
+        excluded = list(self.exclusions)
         named = {exclusion.name for exclusion in excluded}
         for exclusion in combined:
             if exclusion.name not in named:
@@ -86,57 +86,29 @@ class Scored(NamedTuple):
 RANKING = attrgetter("key")  # sort key of Scored entries, higher is better
 
 
-class ExclusionPass(NamedTuple):
-    """What the exclusion pass does to one set of fans found."""
-
-    removed: tuple[Pattern, ...]
-    excluded: tuple[Exclusion, ...]  # the Exclusion each removal leaves in the breakdown
-    kept: tuple[Pattern, ...]  # the fans still counted, in card order (with Chicken Hand when it counts)
-    chicken: bool  # Chicken Hand counts: only flowers were left
-
-
-def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], ExclusionPass]:
-    """The one exclusion pass, on a table of detected fans (no zero counts) that it changes in place."""
-    done = exclusion_pass(sum(map(BIT.__getitem__, counted)))
-    for pattern in done.removed:
-        del counted[pattern]
-    if done.chicken:
-        counted[CHICKEN_HAND] = 1
-    return counted, done
-
-
-BIT = {pattern: 1 << ORDER[pattern] for pattern in Pattern}  # a fan's bit in a set of fans: its card order
-
-
-@lru_cache(maxsize=1 << 14)
-def exclusion_pass(found: int) -> ExclusionPass:
-    """The exclusion pass for the fans found, as bits (cached): in card order, each fan still
-    counted removes what it excludes; Chicken Hand counts when only flowers are left."""
-    counted = [pattern for pattern in Pattern if found & BIT[pattern]]  # card order
-    removed: list[Pattern] = []
-    excluded: list[Exclusion] = []
-    for pattern in counted:
-        if pattern in removed:
+def apply_exclusions(counted: dict[Pattern, int]) -> tuple[dict[Pattern, int], list[Exclusion]]:
+    """The one exclusion pass, on a table of detected fans (no zero counts) that it changes in place:
+    in card order, each fan still counted removes what it excludes."""
+    excluded = []
+    for pattern in sorted(counted.keys() & EXCLUDES.keys(), key=ORDER.__getitem__):
+        if pattern not in counted:
             continue
-        for other, exclusion in EXCLUDES_IN_ORDER.get(pattern, ()):
-            if other in counted and other not in removed:
-                removed.append(other)
+        for other, exclusion in EXCLUDES_IN_ORDER[pattern]:
+            if counted.pop(other, 0):
                 excluded.append(exclusion)
-    kept = [pattern for pattern in counted if pattern not in removed]
-    chicken = set(kept) <= ONLY_FLOWERS
-    if chicken:
-        kept = sorted([*kept, CHICKEN_HAND], key=ORDER.__getitem__)
-    return ExclusionPass(tuple(removed), tuple(excluded), tuple(kept), chicken)
+    if counted.keys() <= ONLY_FLOWERS:
+        counted[Pattern.CHICKEN_HAND] = 1
+    return counted, excluded
 
 
-FLOWER_TILES, CHICKEN_HAND = Pattern.FLOWER_TILES, Pattern.CHICKEN_HAND  # hot path: Enum class reads are slow
+FLOWER_TILES = Pattern.FLOWER_TILES  # for the hot path: Enum class attributes are slow to read in 3.11
 ONLY_FLOWERS = frozenset({FLOWER_TILES})  # what may count besides Chicken Hand
 
 
 def score_arrangement(view: View) -> Scored:
     """Detect, exclude, fall back to Chicken Hand."""
-    counted, done = apply_exclusions(detect(view))
-    return Scored(view, counted, done, sum([VALUES[pattern] * count for pattern, count in counted.items()]))
+    counted, excluded = apply_exclusions(detect(view))
+    return Scored(view, counted, tuple(excluded), sum([VALUES[pattern] * count for pattern, count in counted.items()]))
 
 
 # ---- situation checks -------------------------------------------------------------------
