@@ -174,12 +174,24 @@ def _group_tiles(group: str, body: str) -> tuple[Tile, ...]:
 
 
 @cache
-def _bare_group(group: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
-    """(standing tiles, bonus tiles) of a group without brackets (cached)."""
+def _bare_group(group: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], int]:
+    """(standing tiles, bonus tiles, place) of a group without brackets (cached).
+
+    ``place`` is where the group stands in a hand's canonical text when it is
+    one suit's tiles written as that text writes them (``_PLACES``), else
+    NOT_CANONICAL.
+    """
     tiles = _group_tiles(group, group)
+    canonical = group[:-1].isdigit() and format_tiles(tiles) == group  # one suit, in canonical order
+    place = _PLACES.get(group[-1], NOT_CANONICAL) if canonical else NOT_CANONICAL
     if not _MAY_HOLD_BONUS.search(group):
-        return tiles, ()
-    return tuple(t for t in tiles if not t.is_bonus), tuple(t for t in tiles if t.is_bonus)
+        return tiles, (), place
+    return tuple(t for t in tiles if not t.is_bonus), tuple(t for t in tiles if t.is_bonus), place
+
+
+# Where each group stands in a hand's canonical text: the standing tiles suit by suit, the melds, the bonus tiles.
+_PLACES = {"m": 0, "p": 1, "s": 2, "z": 3, "f": 5}
+MELD_PLACE, NOT_CANONICAL = 4, -1
 
 
 _MAY_HOLD_BONUS = re.compile("[fF\U0001F022-\U0001F029]")  # bonus tiles are written with f or as these characters
@@ -235,14 +247,23 @@ class Hand:
         standing: list[Tile] = []
         melds: list[Meld] = []
         bonus: list[Tile] = []
-        for group in text.split():
+        groups = text.split()
+        last: int | None = NOT_CANONICAL  # the place of the group before; None once the text is not canonical
+        for group in groups:
             if group[0] in _BRACKETS:
-                melds.append(_parse_meld(group))
-                continue
-            tiles, extra = _bare_group(group)
-            standing += tiles
-            bonus += extra
-        return cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
+                meld = _parse_meld(group)
+                melds.append(meld)
+                place = MELD_PLACE if meld.text == group else NOT_CANONICAL
+            else:
+                tiles, extra, place = _bare_group(group)
+                standing += tiles
+                bonus += extra
+            if last is not None:  # canonical: places rise, only melds share one
+                last = place if place > last or place == last == MELD_PLACE else None
+        hand = cls(tuple(standing), tuple(melds), tuple(bonus), _winning_tile(win))
+        if last is not None:  # the text as given is the canonical text: no need to print it again
+            hand.__dict__["text"] = " ".join(groups)
+        return hand
 
     def _check_copies(self) -> None:
         counts = self.counts
@@ -293,9 +314,9 @@ class Hand:
     def __str__(self) -> str:
         return self.text
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The canonical printed form."""
+        """The canonical printed form (cached; Hand.parse fills it in when the text given was canonical)."""
         groups = [format_packed(self.standing_packed)] + [meld.text for meld in self.melds]
         if self.bonus:  # each bonus tile at most once: counted, they print as format_tiles prints them
             groups.append(format_bonus(self.counts[len(PLAYING_TILES):]))
