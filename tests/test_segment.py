@@ -90,3 +90,10 @@ def test_a_white_cloth_is_not_taken_for_tile_faces(shared_datasets):
 
 def test_tiles_on_a_white_cloth_are_found():
     assert _best_counts(DATA / "row_white.jpg") == [(0, 0, 14)]
+
+
+def test_rows_cut_by_the_photo_frame_are_still_found(shared_datasets):
+    """A tight crop of a grid of tiles: the frame cuts the top and bottom rows of tiles."""
+    crop = load(shared_datasets / "real-photos" / "raw-images" / "6-3.png").pixels[5:319, 72:638]
+    small, _ = load(crop).reduced()
+    assert [(run.row, splits(small, run)[0].count) for run in find_runs(small)] == [(0, 8), (1, 8), (2, 8)]

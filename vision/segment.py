@@ -62,6 +62,10 @@ GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams bet
 ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at for row seams
 GRID_SPREAD = 0.25  # looking for the rows of a blob (and how its columns then fit), cuts are freer: a rough fit
 ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
+FRAME_TOUCH = 2  # pixels: a blob this close to the photo's top or bottom edge is cut by the frame there
+FRAME_PART = 0.25  # a row the frame cuts shows this share of a row at least (less is the frame's own edge)
+FRAME_KEEP = 0.6  # ... and is kept as a band of tiles when this share of a row shows
+FRAME_PITCHES = 8  # row heights tried per row count when the frame cuts the blob
 
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
 
@@ -273,9 +277,34 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
     profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
     best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
+    framed = _framed_rows(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0]))
+    if framed and framed[0] >= ROW_SEAM and framed[0] > best.seam:
+        _, cuts, pitch = framed
+        return [_band(box, a / height, b / height) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]
     if fewest == 1 and (best.seam < ROW_SEAM or _column_fit(image, run, best.count) < _column_fit(image, run, 1)):
         return [box]
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
+
+
+def _cut_by_frame(box: Quad, height: int) -> tuple[bool, bool]:
+    """Whether the photo's top and bottom edges cut the blob (tiles filling a tight crop)."""
+    return (max(box[0][1], box[1][1]) <= FRAME_TOUCH, min(box[2][1], box[3][1]) >= height - 1 - FRAME_TOUCH)
+
+
+def _framed_rows(profile: np.ndarray, counts: range, cut: tuple[bool, bool]) -> tuple[float, list[int], float] | None:
+    """The best rows (score, cuts, row height) when the frame cuts the blob: ``count`` whole rows,
+    plus a part of a row at each cut edge; None when the frame cuts neither edge."""
+    if not any(cut):
+        return None
+    width, found = len(profile), []
+    for count in counts:
+        for pitch in np.linspace(width / (count + sum(cut)), width / count, FRAME_PITCHES):
+            part = (max(1, int(FRAME_PART * pitch)), max(1, int(pitch)))
+            widths = [part] * cut[0] + [_widths(pitch, GRID_SPREAD)] * count + [part] * cut[1]
+            if sum(least for least, _ in widths) <= width <= sum(most for _, most in widths):
+                cuts = _best_cuts(profile, widths)
+                found.append((_seam_score(profile, cuts, pitch), cuts, float(pitch)))
+    return max(found, key=lambda item: item[0], default=None)
 
 
 def _column_fit(grey: np.ndarray, run: Run, rows: int) -> float:
