@@ -182,7 +182,8 @@ def _bare_group(group: str) -> tuple[tuple[Tile, ...], tuple[Tile, ...], int]:
     NOT_CANONICAL.
     """
     tiles = _group_tiles(group, group)
-    canonical = group[:-1].isdigit() and format_tiles(tiles) == group  # one suit, in canonical order
+    digits = group[:-1]
+    canonical = digits.isdigit() and "".join(sorted(digits)) == digits  # one suit, ranks in order
     place = _PLACES.get(group[-1], NOT_CANONICAL) if canonical else NOT_CANONICAL
     if not _MAY_HOLD_BONUS.search(group):
         return tiles, (), place
