@@ -168,7 +168,20 @@ NO_COMBINATION: tuple[Counter, tuple[Exclusion, ...]] = (Counter(), ())  # share
 
 @cache
 def best_combination(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
-    """(fans counted, combinations left out with the principle) for sorted set keys."""
+    """(fans counted, combinations left out with the principle) for sorted set keys (cached; sets
+    that differ only in their suits share the work: the rules treat the suits alike)."""
+    return _best_in_suit_order(_suits_renumbered(keys), chows)
+
+
+def _suits_renumbered(keys: tuple[Key, ...]) -> tuple[Key, ...]:
+    """Sorted keys with their suits renumbered 0, 1, 2 in order (still sorted)."""
+    numbers: dict[int, int] = {}
+    return tuple([9 * numbers.setdefault(key // 9, len(numbers)) + key % 9 for key in keys])
+
+
+@cache
+def _best_in_suit_order(keys: tuple[Key, ...], chows: bool) -> tuple[Counter, tuple[Exclusion, ...]]:
+    """best_combination of keys whose suits are numbered in order."""
     candidates = _candidates(keys, chows)
     # the common case: the sets make no fan together
     return _best_selection(tuple(candidates)) if candidates else NO_COMBINATION
