@@ -62,6 +62,16 @@ def test_real_single_rows_read_exactly(recognize, shared_datasets, name, tiles):
     assert list(result.codes) == _codes(tiles)
 
 
+def test_a_row_cut_by_the_photo_edges_keeps_its_whole_tiles(recognize, shared_datasets):
+    """2-1.jpg (1s..9s) cropped through the middle of its first and last tiles."""
+    from vision.io import load
+
+    pixels = load(shared_datasets / "real-photos" / "raw-images" / "2-1.jpg").pixels
+    half = pixels.shape[1] // 18
+    codes = " ".join(recognize(pixels[:, half:-half]).codes)
+    assert "2s 3s 4s 5s 6s 7s 8s" in codes
+
+
 def test_exif_rotated_photo_reads_the_same(recognize):
     path = DATA / "row_green.jpg"
     upright = recognize(path)

@@ -277,7 +277,7 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
     profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
     best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
-    framed = _framed_rows(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0]))
+    framed = _framed(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0], 1), GRID_SPREAD)
     if framed and framed[0] >= ROW_SEAM and framed[0] > best.seam:
         _, cuts, pitch = framed
         return [_band(box, a / height, b / height) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]
@@ -286,21 +286,23 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
 
 
-def _cut_by_frame(box: Quad, height: int) -> tuple[bool, bool]:
-    """Whether the photo's top and bottom edges cut the blob (tiles filling a tight crop)."""
-    return (max(box[0][1], box[1][1]) <= FRAME_TOUCH, min(box[2][1], box[3][1]) >= height - 1 - FRAME_TOUCH)
+def _cut_by_frame(box: Quad, size: int, axis: int) -> tuple[bool, bool]:
+    """Whether the photo's edges cut a quad (tiles filling a tight crop) at its start and its end:
+    axis 0, its left and right ends against the photo's width; axis 1, its top and bottom."""
+    start, end = ((0, 3), (1, 2)) if axis == 0 else ((0, 1), (2, 3))
+    return (max(box[i][axis] for i in start) <= FRAME_TOUCH, min(box[i][axis] for i in end) >= size - 1 - FRAME_TOUCH)
 
 
-def _framed_rows(profile: np.ndarray, counts: range, cut: tuple[bool, bool]) -> tuple[float, list[int], float] | None:
-    """The best rows (score, cuts, row height) when the frame cuts the blob: ``count`` whole rows,
-    plus a part of a row at each cut edge; None when the frame cuts neither edge."""
+def _framed(profile: np.ndarray, counts: range, cut: tuple[bool, bool], spread: float) -> tuple[float, list[int], float] | None:
+    """The best pieces (score, cuts, pitch) when the frame cuts a blob or a run: ``count`` whole rows
+    or tiles, plus a part of one at each cut end; None when the frame cuts neither end."""
     if not any(cut):
         return None
     width, found = len(profile), []
     for count in counts:
         for pitch in np.linspace(width / (count + sum(cut)), width / count, FRAME_PITCHES):
             part = (max(1, int(FRAME_PART * pitch)), max(1, int(pitch)))
-            widths = [part] * cut[0] + [_widths(pitch, GRID_SPREAD)] * count + [part] * cut[1]
+            widths = [part] * cut[0] + [_widths(pitch, spread)] * count + [part] * cut[1]
             if sum(least for least, _ in widths) <= width <= sum(most for _, most in widths):
                 cuts = _best_cuts(profile, widths)
                 found.append((_seam_score(profile, cuts, pitch), cuts, float(pitch)))
@@ -421,6 +423,9 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
     found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
+    framed = _framed(profile, counts, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
+    if framed:  # tiles cut by the photo's left or right edge at the run's ends
+        found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
     return tuple(found) + _lying_splits(run, profile)
 
 
