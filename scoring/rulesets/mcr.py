@@ -235,10 +235,9 @@ class MCRRuleSet:
         elif situation is not None:
             paid, payment_notes = payments(total, situation)
             notes += payment_notes
-        return Breakdown(
-            ruleset=self.id, hand=hand, win=entry.view.hand.win.code, total=total, unit=self.unit,
-            items=entry.items, excluded=entry.excluded, arrangement=entry.view.arrangement.text,
-            payments=paid, notes=notes, valid=valid, runners_up=runners_up,
+        return Breakdown(  # the fields in order, positional (keywords cost more on this hot path)
+            self.id, hand, entry.view.hand.win.code, total, self.unit, entry.items, entry.excluded,
+            entry.view.arrangement.text, paid, notes, valid, runners_up,
         )
 
 MCR = MCRRuleSet()
