@@ -200,50 +200,39 @@ def _partitions(counts: tuple[int, ...], chows: bool) -> tuple[tuple[Part, ...],
     return tuple(sorted(_split(counts, chows, remainder == 2)))
 
 
+def _lowest(suit_packed: int) -> int:
+    """One suit's packed counts shifted down so that its lowest held rank is in the lowest byte."""
+    return suit_packed >> ((suit_packed & -suit_packed).bit_length() - 1) // 8 * 8 if suit_packed else 0
+
+
+_CHOW_UNITS = 0x010101  # packed: one tile of each of the three lowest ranks
+
+
 @cache
-def _splits(counts: tuple[int, ...], chows: bool, pair: bool) -> bool:
-    """True when ``_split`` finds a split (cheaper: stops at the first one)."""
-    if not counts or not counts[0] or not counts[-1]:  # worked out on the shape without zeros around it
-        held = [rank for rank, count in enumerate(counts) if count]
-        return _splits(counts[held[0]:held[-1] + 1], chows, pair) if held else not pair
-    first, rest = counts[0], counts[1:]  # the lowest rank's tiles: a pair, a pung or chows
-    if pair and first >= 2 and _splits((first - 2, *rest), chows, False):
+def _splits(shape: int, chows: bool, pair: bool) -> bool:
+    """True when one suit's tiles split into sets and, when ``pair``, one pair (cached; stops at the first
+    split). ``shape``: its packed counts as ``_lowest`` gives them, so shifted shapes share the work."""
+    if not shape:
+        return not pair
+    first = shape & 255  # the lowest rank's tiles: a pair, a pung or chows
+    if pair and first >= 2 and _splits(_lowest(shape - 2), chows, False):
         return True
-    if first >= 3 and _splits((first - 3, *rest), chows, pair):
+    if first >= 3 and _splits(_lowest(shape - 3), chows, pair):
         return True
-    return bool(
-        chows and len(counts) > 2 and counts[1] and counts[2]
-        and _splits((first - 1, counts[1] - 1, counts[2] - 1, *counts[3:]), chows, pair)
-    )
+    return bool(chows and shape >> 8 & 255 and shape >> 16 & 255 and _splits(_lowest(shape - _CHOW_UNITS), chows, pair))
 
 
 @cache
 def _completions(suit_packed: int, chows: bool) -> tuple[int, ...]:
     """Ranks (from 0) whose addition lets one suit (packed counts) split completely (cached; the
-    three suits with chows share the work).
-
-    A tile more than two ranks from every held one makes no set, so the work
-    is done on the held ranks and up to two more each side (shared by
-    shifted shapes, as ``_window_completions``).
-    """
+    three suits with chows share the work)."""
     counts = unpack(suit_packed, 9 if chows else 7)
-    held = [rank for rank, count in enumerate(counts) if count]
-    if not held:
-        return ()
-    low = max(held[0] - 2, 0)
-    return tuple(low + rank for rank in _window_completions(counts[low:held[-1] + 3], chows))
-
-
-@cache
-def _window_completions(counts: tuple[int, ...], chows: bool) -> tuple[int, ...]:
-    """``_completions`` of a window of the suit's counts (cached)."""
     remainder = (sum(counts) + 1) % 3  # as _partitions: 1 never splits, 2 needs the pair
     if remainder == 1:
         return ()
     return tuple(
         rank for rank in range(len(counts))
-        if _may_join(counts, rank, chows)
-        and _splits((*counts[:rank], counts[rank] + 1, *counts[rank + 1:]), chows, remainder == 2)
+        if _may_join(counts, rank, chows) and _splits(_lowest(suit_packed + PACK_UNIT[rank]), chows, remainder == 2)
     )
 
 
@@ -289,7 +278,7 @@ def _suit_state(suit_packed: int, chows: bool) -> tuple[int, bool]:
     (cached; the three suits with chows share the work)."""
     counts = unpack(suit_packed, 9 if chows else 7)
     remainder = sum(counts) % 3
-    return remainder, remainder != 1 and _splits(counts, chows, remainder == 2)
+    return remainder, remainder != 1 and _splits(_lowest(suit_packed), chows, remainder == 2)
 
 
 def _is_standard(packed: int) -> bool:
