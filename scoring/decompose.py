@@ -326,12 +326,15 @@ def _counts(tiles) -> tuple[int, ...]:
 
 
 _LOW_BITS = sum(PACK_UNIT)  # the lowest bit of each tile's byte in packed counts
+_HIGH_BITS = 0xFC * _LOW_BITS  # the bits of each byte above its lowest two (4 copies or more)
 _SUITED_LOW_BITS = sum(PACK_UNIT[:27])  # the same for the suited tiles (they come first in tile order)
 
 
 def _held(packed: int) -> int:
     """Packed counts -> the lowest bit of each held tile's byte (as packed counts of one copy of each)."""
-    return (packed | packed >> 1 | packed >> 2) & _LOW_BITS  # at most 4 copies: bits 0-2
+    folded = packed | packed >> 4  # each byte's bits ORed down into its lowest bit
+    folded |= folded >> 2
+    return (folded | folded >> 1) & _LOW_BITS
 
 
 def _suited_faces(held: int) -> int:
@@ -386,13 +389,12 @@ _EXPOSED = {
 # ---- waits ---------------------------------------------------------------------------
 
 def waiting_tiles(tiles_without_win, melds=(), *, knitted: bool = False, sets: int = 4) -> frozenset[Tile]:
-    """Every tile that completes these standing tiles (one short of a winning hand); none when
-    they hold more than four copies of a tile (no real hand does)."""
+    """Every tile that completes these standing tiles (one short of a winning hand)."""
     tiles = tuple(tiles_without_win)
     if len(tiles) + 3 * len(melds) != 3 * sets + 1:
         return frozenset()
     counts = _counts(tiles)
-    if max(counts) > 4:
+    if max(counts) > 255:  # not packable (and no real hand: four copies at most)
         return frozenset()
     packed = pack(counts)
     melds = tuple(melds)
@@ -414,9 +416,9 @@ def _waits(packed: int, held: int, melds: tuple[Meld, ...], knitted: bool, sets:
 def _special_waits(packed: int, knitted: bool) -> set[int]:
     """Waits for seven pairs, thirteen orphans and honours-and-knitted (13 concealed tiles, packed)."""
     found: set[int] = set()
-    odd = packed & _LOW_BITS  # the tiles held once or three times
-    if odd and not odd & (odd - 1):  # exactly one: six pairs and it
-        found.update(_indices(odd))
+    single = packed & _LOW_BITS & ~_held(packed & _HIGH_BITS)  # the tiles held once or three times
+    if single and not single & (single - 1):  # exactly one: six pairs and it
+        found.update(_indices(packed & _LOW_BITS))  # (its odd count is the only one in a real hand)
     present = _held(packed)
     distinct = present.bit_count()
     if distinct < 12:
