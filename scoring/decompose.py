@@ -219,7 +219,9 @@ def _splits(shape: int, chows: bool, pair: bool) -> bool:
         return True
     if first >= 3 and _splits(_lowest(shape - 3), chows, pair):
         return True
-    return bool(chows and shape >> 8 & 255 and shape >> 16 & 255 and _splits(_lowest(shape - _CHOW_UNITS), chows, pair))
+    return bool(
+        chows and shape >> 8 & 255 and shape >> 16 & 255 and _splits(_lowest(shape - _CHOW_UNITS), chows, pair)
+    )
 
 
 @cache
@@ -475,12 +477,14 @@ def _layouts(hand: Hand, knitted: bool, sets: int) -> list[Layout]:
 
 
 def _knitted_straight_layouts(packed: int, held: int, melds: tuple[Meld, ...]) -> list[Layout]:
-    """Knitted straight layouts: the nine knitted tiles loose, the rest sets and a pair (``held``: ``_held(packed)``)."""
+    """Knitted straight layouts: the nine knitted tiles loose, the rest sets and a pair
+    (``held``: ``_held(packed)``)."""
     layouts = []
     for pattern, pattern_packed in zip(_PATTERNS, _PATTERN_PACKS):
         if not pattern_packed & ~held:
             loose = tuple(PLAYING_TILES[index] for index in pattern)
-            layouts += [(Shape.KNITTED_STRAIGHT, found, loose) for found in _standard_sets(packed - pattern_packed, melds)]
+            rest = _standard_sets(packed - pattern_packed, melds)
+            layouts += [(Shape.KNITTED_STRAIGHT, found, loose) for found in rest]
     return layouts
 
 
