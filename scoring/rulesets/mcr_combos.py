@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cache
 from itertools import combinations, combinations_with_replacement, pairwise, permutations
+from operator import itemgetter
 
 from scoring.breakdown import Exclusion
 from scoring.rulesets.mcr_patterns import ORDER, Pattern, ranking
@@ -91,15 +92,22 @@ def _groups(rules: tuple[Rule, ...]) -> Groups:
 GROUPS = {True: _groups(CHOW_RULES), False: _groups(PUNG_RULES)}
 
 
+#: For each number of sets, every group of two or more set positions, largest groups first: (the
+#: positions, a reader of their keys from the sets' keys).
+POSITION_GROUPS = tuple(
+    tuple((frozenset(group), itemgetter(*group)) for size in range(MAX_SETS, 1, -1)
+          for group in combinations(range(count), size))
+    for count in range(MAX_SETS + 1)
+)
+
+
 def _candidates(keys: tuple[Key, ...], chows: bool) -> list[Candidate]:
     """Every (fan, group of set positions) the rules find among the sets."""
     groups = GROUPS[chows]
     found = []
-    for size in range(MAX_SETS, 1, -1):
-        # both enumerate the groups in the same order: positions and their (sorted) keys
-        for group, members in zip(combinations(range(len(keys)), size), combinations(keys, size)):
-            for pattern in groups.get(members, ()):  # most groups make none
-                found.append((pattern, frozenset(group)))
+    for group, members in POSITION_GROUPS[len(keys)]:
+        for pattern in groups.get(members(keys), ()):  # most groups make none
+            found.append((pattern, group))
     return found
 
 
