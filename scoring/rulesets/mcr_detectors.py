@@ -258,31 +258,31 @@ EVERY_SET: dict[Pattern, tuple[Callable[[Meld], bool], frozenset[Shape]]] = {
 }
 
 
-def _every_set_traits() -> dict[tuple[SetKind, int], frozenset[Pattern]]:
-    """The EVERY_SET fans whose test each possible set passes, by (kind, Tile.index of its lowest tile)."""
-    melds = [
-        meld_of(kind, tile, True) for kind in SetKind for tile in PLAYING_TILES
-        if kind is not SetKind.CHOW or (tile.is_suited and tile.rank <= 7)
-    ]
-    return {
-        (meld.kind, meld.first.index): frozenset(p for p, (test, _) in EVERY_SET.items() if test(meld))
-        for meld in melds
-    }
+def _every_set_traits() -> dict[SetKind, list[int]]:
+    """The EVERY_SET fans whose test each possible set passes (bit j: the j-th fan), by its kind, then by
+    the Tile.index of its lowest tile (0 where no such set exists)."""
+    traits = {kind: [0] * len(PLAYING_TILES) for kind in SetKind}
+    for kind in SetKind:
+        for tile in PLAYING_TILES:
+            if kind is not SetKind.CHOW or (tile.is_suited and tile.rank <= 7):
+                meld = meld_of(kind, tile, True)
+                traits[kind][tile.index] = sum(1 << j for j, (test, _) in enumerate(EVERY_SET.values()) if test(meld))
+    return traits
 
 
 SET_TRAITS = _every_set_traits()
-ALL_SET_TRAITS = frozenset(EVERY_SET)
+ALL_SET_TRAITS = (1 << len(EVERY_SET)) - 1
 
 
 def every_set_fans(v: View, table: Table) -> None:
     """All Pungs, All Even Pungs, Outside Hand, All Fives, All Chows."""
     common = ALL_SET_TRAITS
     for meld in v.arrangement.sets:
-        common &= SET_TRAITS[meld.kind, meld.tiles[0].index]
+        common &= SET_TRAITS[meld.kind][meld.tiles[0].index]
         if not common:  # the common case, after a set or two
             return
-    for pattern in common:
-        if v.shape in EVERY_SET[pattern][1]:
+    for bit, (pattern, (_, shapes)) in enumerate(EVERY_SET.items()):
+        if common >> bit & 1 and v.shape in shapes:
             table[pattern] += 1
 
 
