@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from scoring.tiles import (
-    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_bonus, format_packed, format_tiles, pack,
+    ALL_TILES, PLAYING_TILES, NotationError, SingletonEnum, Suit, Tile, format_packed, format_run, format_tiles, pack,
     parse_tiles, tile_order,
 )
 
@@ -319,8 +319,8 @@ class Hand:
     def text(self) -> str:
         """The canonical printed form (cached; Hand.parse fills it in when the text given was canonical)."""
         groups = [format_packed(self.standing_packed)] + [meld.text for meld in self.melds]
-        if self.bonus:  # each bonus tile at most once: counted, they print as format_tiles prints them
-            groups.append(format_bonus(self.counts[len(PLAYING_TILES):]))
+        if self.bonus:  # sorted, all of the bonus suit: one run
+            groups.append(format_run(self.bonus))
         return " ".join(filter(None, groups))
 
     def __repr__(self) -> str:

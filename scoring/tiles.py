@@ -399,19 +399,14 @@ def format_packed(packed: int, *, separator: str = " ") -> str:
 def _suit_text(suit_packed: int, suit: int) -> str:
     """One suit's copies of each rank (packed) as ``"1123m"``, ``""`` when there are none (cached)."""
     letter, ranks, _ = PACKED_SUITS[suit]
-    return _run_of_counts(unpack(suit_packed, ranks), letter)
-
-
-@cache
-def format_bonus(counts: tuple[int, ...]) -> str:
-    """Copies of each bonus tile (1f-8f) as ``"15f"``, ``""`` when there are none (cached)."""
-    return _run_of_counts(counts, "f")
-
-
-def _run_of_counts(counts: tuple[int, ...], letter: str) -> str:
-    """One suit's copies of each rank as ``"1123m"``, ``""`` when there are none."""
-    digits = "".join(map(str.__mul__, "123456789", counts))  # each rank's digit, once per copy
+    digits = "".join(map(str.__mul__, "123456789", unpack(suit_packed, ranks)))  # each rank's digit, once per copy
     return digits + letter if digits else ""
+
+
+def format_run(tiles) -> str:
+    """Tiles of one suit, already in canonical order (at least one) -> ``"15f"``: format_tiles without the
+    sorting and grouping."""
+    return _run_text(tuple(map(tile_order, tiles)))
 
 
 @lru_cache(maxsize=1 << 12)
