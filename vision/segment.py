@@ -65,7 +65,7 @@ ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at le
 FRAME_TOUCH = 2  # pixels: a blob this close to the photo's top or bottom edge is cut by the frame there
 FRAME_PART = 0.25  # a row the frame cuts shows this share of a row at least (less is the frame's own edge)
 FRAME_KEEP = 0.6  # ... and is kept as a band of tiles when this share of a row shows
-FRAME_PITCHES = 8  # row heights tried per row count when the frame cuts the blob
+FRAME_PITCHES = 6  # row heights (tile widths) tried per count when the frame cuts a blob (a run)
 
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
 
@@ -423,7 +423,8 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
     found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
-    framed = _framed(profile, counts, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
+    fewer = range(max(1, found[0].count - 2), found[0].count + 1)  # two tiles' width may be the cut parts
+    framed = _framed(profile, fewer, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
     return tuple(found) + _lying_splits(run, profile)
