@@ -62,7 +62,7 @@ GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams bet
 ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at for row seams
 GRID_SPREAD = 0.25  # looking for the rows of a blob (and how its columns then fit), cuts are freer: a rough fit
 ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
-FRAME_TOUCH = 2  # pixels: a blob this close to the photo's top or bottom edge is cut by the frame there
+FRAME_TOUCH = 2  # pixels: a blob or run this close to an edge of the photo is cut by the frame there
 FRAME_PART = 0.25  # a row the frame cuts shows this share of a row at least (less is the frame's own edge)
 FRAME_KEEP = 0.6  # ... and is kept as a band of tiles when this share of a row shows
 FRAME_PITCHES = 6  # row heights (tile widths) tried per count when the frame cuts a blob (a run)
@@ -293,7 +293,8 @@ def _cut_by_frame(box: Quad, size: int, axis: int) -> tuple[bool, bool]:
     return (max(box[i][axis] for i in start) <= FRAME_TOUCH, min(box[i][axis] for i in end) >= size - 1 - FRAME_TOUCH)
 
 
-def _framed(profile: np.ndarray, counts: range, cut: tuple[bool, bool], spread: float) -> tuple[float, list[int], float] | None:
+def _framed(profile: np.ndarray, counts: range, cut: tuple[bool, bool],
+            spread: float) -> tuple[float, list[int], float] | None:
     """The best pieces (score, cuts, pitch) when the frame cuts a blob or a run: ``count`` whole rows
     or tiles, plus a part of one at each cut end; None when the frame cuts neither end."""
     if not any(cut):
