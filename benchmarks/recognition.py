@@ -34,7 +34,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
-from datasets.scenes import LIGHT_TABLES
+from datasets.scenes import LIGHT_TABLES, cached, load_boxes, load_specs, make_specs, tile_boxes
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
 BIG_PHOTO = ("1-1.jpg", (4000, 3000))
@@ -179,8 +179,6 @@ def detector_truth(truth: Sequence[str]) -> tuple[str, ...]:
 def scene_samples(count: int | None, dev: bool = False, table: str | None = None) -> list[Sample]:
     """The committed evaluation scenes (the first `count`), or with `dev` `count` development
     scenes drawn the same way from another master seed (all on `table`, if given): for tuning, never reported."""
-    from datasets.scenes import cached, load_boxes, load_specs, make_specs, tile_boxes
-
     if dev:
         specs = [replace(spec, background=table or spec.background) for spec in make_specs(count or 60, DEV_SEED)]
         boxes = {spec.seed: tile_boxes(spec) for spec in specs}
