@@ -144,6 +144,16 @@ def test_suggested_hand_brackets_the_declared_sets_laid_apart():
     assert hand_text([*concealed, "2s", "3s", "9s"], runs, claimed) == "123m 789p 235679s 11z"  # not a set
 
 
+def test_a_bonus_reading_becomes_a_playing_tile_only_to_complete_the_hand():
+    sure = [_options((code, 0.99)) for code in _codes("23s444p567s111z99p")]
+    bird = _options(("8f", 0.6), ("1s", 0.35), ("2f", 0.05))
+    reading = decode([*sure, bird])  # 13 playing tiles and a "flower": the bird 1s completes 123s
+    assert reading.codes[-1] == "1s" and reading.changed[-1] and reading.valid
+    unlikely = _options(("8f", 0.6), ("1s", 0.35))
+    assert decode([*sure, _options(("8f", 0.9), ("1s", 0.02))]).codes[-1] == "8f"  # 45x less probable
+    assert decode([*sure, _options(("1s", 0.99)), unlikely]).codes[-1] == "8f"  # already a whole hand
+
+
 def test_decoding_respects_copies_and_single_bonus_tiles():
     reading = decode([_options(("1f", 0.9), ("2f", 0.1)), _options(("1f", 0.8), ("3f", 0.15))])
     assert reading.codes == ("1f", "3f") and reading.changed == (False, True)

@@ -4,6 +4,10 @@ A hand holds at most four of a tile and one of each bonus tile, and a photo of
 14 (or, with kongs, up to 18; 17 in 16-tile rule sets) playing tiles shows a
 complete winning shape. The alternatives of the least confident tiles are
 searched in order of joint log-probability and the first valid reading wins.
+Decoding never swaps a bonus tile for a playing tile or back (that could dodge
+the shape), except where the tiles as read are not a whole hand and one
+reading at most CROSS_RATIO times less probable makes them a complete one (a
+bird 1s read as a flower).
 Given the runs the tiles were found in, a reading where every run laid apart as
 a set of three or four (an exposed meld) is a chow, pung or kong is preferred;
 when there is none, the plain rules decide.
@@ -27,6 +31,7 @@ SURE = 0.95  # tiles read at least this confidently are never changed
 DOUBT = 0.6  # a final reading less probable than this is marked doubtful
 OPEN_TILES = 8  # at most this many of the least confident tiles are reconsidered
 MAX_CHECKS = 400  # readings tested for validity before giving up
+CROSS_RATIO = 20.0  # a reading that changes a tile's kind must complete the hand and be at most this much less probable
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
 NOT_FACES = frozenset({"back", "none"})
 
@@ -54,7 +59,9 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     options = [_same_kind(alternatives[i]) for i in open_tiles]
     melds = _meld_runs(runs or ())
     chosen = None
-    if melds:
+    if not _whole(best):
+        chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles, _complete, log(CROSS_RATIO))
+    if melds and chosen is None:
         chosen = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     chosen = chosen or _search(best, options, open_tiles, is_valid)
     codes = chosen or best
@@ -107,13 +114,14 @@ def _laid_meld(codes: tuple[str, ...]) -> Meld | None:
 
 
 def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int],
-            valid: Callable[[tuple[str, ...]], bool]) -> tuple[str, ...] | None:
-    """Readings of the open tiles in order of joint probability; the first `valid` one."""
+            valid: Callable[[tuple[str, ...]], bool], limit: float = float("inf")) -> tuple[str, ...] | None:
+    """Readings of the open tiles in order of joint probability (at most e**limit times less
+    probable than the first); the first `valid` one."""
     costs = [[-log(max(p, 1e-9)) for _, p in tile] for tile in options]
     start = (0,) * len(options)
     heap, seen = [(0.0, start)], {start}
     for _ in range(MAX_CHECKS):
-        if not heap:
+        if not heap or heap[0][0] > limit:
             return None
         cost, picks = heappop(heap)
         codes = list(best)
@@ -130,21 +138,34 @@ def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[
     return None
 
 
+def _playing(codes: tuple[str, ...]) -> tuple[Tile, ...]:
+    return tuple(tile for tile in map(Tile.parse, (c for c in codes if c not in NOT_FACES)) if not tile.is_bonus)
+
+
+def _whole(codes: tuple[str, ...]) -> bool:
+    """Whether the tiles could be a whole hand by their count (kongs counted as three), or hide faces."""
+    playing = len(_playing(codes))
+    return "back" in codes or any(playing - kongs in HAND_SIZES for kongs in range(5))
+
+
+def _complete(codes: tuple[str, ...]) -> bool:
+    """A valid reading whose faces show a complete winning hand."""
+    return "back" not in codes and _whole(codes) and is_valid(codes)
+
+
 @lru_cache(maxsize=4096)
 def is_valid(codes: tuple[str, ...]) -> bool:
     """At most four of a tile, one of each bonus tile, and a winning shape when the count calls for one."""
     if any(code == "none" for code in codes):
         return False
-    tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
-    counts = Counter(tiles)
+    counts = Counter(Tile.parse(code) for code in codes if code not in NOT_FACES)
     if any(n > (1 if tile.is_bonus else 4) for tile, n in counts.items()):
         return False
     if "back" in codes:
         return True  # hidden faces: the shape cannot be checked
-    playing = tuple(tile for tile in tiles if not tile.is_bonus)
-    if not any(len(playing) - kongs in HAND_SIZES for kongs in range(5)):
+    if not _whole(codes):
         return True  # not a whole hand: nothing more to require
-    return complete_hand(playing) is not None
+    return complete_hand(_playing(codes)) is not None
 
 
 def complete_hand(playing: tuple[Tile, ...]) -> Hand | None:
