@@ -83,6 +83,9 @@ XMJ_DOROTHY = _layout([_codes("p", "123456789") + _codes("z", "4321") + _codes("
                        + _codes("f", "4213")])
 GNOME_COLUMNS = (_codes("p", "123456789") + _codes("z", "432176") + _codes("m", "123456789")
                  + _codes("s", "123456789") + _codes("f", "2314") + ["5z"] + _codes("f", "5678"))
+# postmodern: seasons (one weather picture, numbered) before its white dragon (a GNOME logo: skipped),
+# then the flowers (one flower picture, numbered)
+POSTMODERN_COLUMNS = GNOME_COLUMNS[:33] + _codes("f", "5678") + [""] + _codes("f", "1234")
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,11 @@ class Sheet:
     cell: tuple[float, float]
     inset: tuple[float, float, float, float]  # top, bottom, left, right
     first_row: int = 0
+    zoom: float = 1.0  # an SVG sheet is rendered at this zoom (cell sizes are in rendered pixels)
 
     def __call__(self) -> dict[str, np.ndarray]:
-        sheet = _rgba(cache_dir() / self.path)
+        path = cache_dir() / self.path
+        sheet = _render_svg(path, self.zoom) if path.suffix == ".svg" else _rgba(path)
         (ch, cw), (top, bottom, left, right) = self.cell, self.inset
         out = {}
         for code, (row, col) in self.layout.items():
@@ -108,6 +113,8 @@ class Sheet:
 
 XMJ = "xmahjongg/usr/share/games/xmahjongg/tiles/"
 GNOME = "gnome/usr/share/gnome-mahjongg/themes/smooth.png"
+POSTMODERN = "gnome/usr/share/gnome-mahjongg/themes/postmodern.svg"
+POSTMODERN_INSET = (0.02, 0.15, 0.19, 0.03)
 GNOME_INSET = (0.05, 0.16, 0.16, 0.05)
 DOROTHY_INSET = (0.02, 0.12, 0.1, 0.03)
 
@@ -121,15 +128,21 @@ KMAHJONGG_IDS = dict(
     + [(f"FLOWER_{n}", f"{n}f") for n in range(1, 5)] + [(f"SEASON_{n}", f"{n + 4}f") for n in range(1, 5)])
 
 
-def _render_svg_element(svg: Path, element: str, zoom: float = 3.0) -> np.ndarray:
-    """One element of an SVG or SVGZ file as RGBA, cropped to its visible pixels (rsvg-convert)."""
+def _render_svg(svg: Path, zoom: float, element: str | None = None) -> np.ndarray:
+    """An SVG or SVGZ file (or one element of it) as RGBA (rsvg-convert)."""
     with tempfile.TemporaryDirectory() as tmp:
         plain, out = Path(tmp) / "in.svg", Path(tmp) / "out.png"
         data = svg.read_bytes()
         plain.write_bytes(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
-        subprocess.run(("rsvg-convert", "-i", element, "-z", str(zoom), str(plain), "-o", str(out)),
+        only = ("-i", element) if element else ()
+        subprocess.run(("rsvg-convert", *only, "-z", str(zoom), str(plain), "-o", str(out)),
                        check=True, capture_output=True)
-        return _ink_box(_rgba(out))
+        return _rgba(out)
+
+
+def _render_svg_element(svg: Path, element: str, zoom: float = 3.0) -> np.ndarray:
+    """One element of an SVG or SVGZ file as RGBA, cropped to its visible pixels."""
+    return _ink_box(_render_svg(svg, zoom, element))
 
 
 def _kmahjongg(style: str, relabel: Mapping[str, str] | None = None) -> Callable[[], dict[str, np.ndarray]]:
@@ -226,6 +239,8 @@ SOURCES: tuple[ArtSource, ...] = (
               True, "GPL-2+ (Debian gnome-mahjongg)"),
     ArtSource("gnome-smooth-1", Sheet(GNOME, _layout([GNOME_COLUMNS]), (132, 96), GNOME_INSET, 1),
               True, "GPL-2+ (Debian gnome-mahjongg)"),
+    ArtSource("gnome-postmodern", Sheet(POSTMODERN, _layout([POSTMODERN_COLUMNS]), (176, 128), POSTMODERN_INSET,
+                                        zoom=2.0), True, "GPL-2+ (Debian gnome-mahjongg)"),
     ArtSource("kmahjongg-default", _kmahjongg("default"), False, "GPL-2+ (Debian kdegames-mahjongg-data-kf5)"),
     ArtSource("kmahjongg-jade", _kmahjongg("jade"), False, "GPL-2+ (Debian kdegames-mahjongg-data-kf5)"),
     # `classic` captions its flowers: FLOWER_1 is the orchid and FLOWER_2 the plum.

@@ -5,7 +5,8 @@ composited on a body, or a plain coloured back), neighbours touching at the
 edges, a side wall with a coloured back layer. A crop quad around the tile is
 jittered (tightness, perspective, small rotation) and warped to CROP_SIZE,
 then photographic effects are applied (lighting gradient, shadow, glare,
-colour cast, blur, noise, JPEG). `none` crops look between or beside tiles.
+colour cast, blur, noise, JPEG). `none` crops look between or beside tiles, or
+at part of a tile stretched to a whole face (as where the photo's edge cuts a tile).
 
 Evaluation scenes must not use TRAIN_BODIES, TRAIN_BACKS or TRAIN_BACKGROUNDS
 colours (nor the KMahjongg `traditional` artwork).
@@ -32,13 +33,13 @@ TRAIN_BACKS = {"green": (38, 122, 70), "blue": (44, 78, 160), "yellow": (222, 18
 TRAIN_BACKGROUNDS = {"green-felt": (34, 104, 58), "dark-wood": (92, 62, 38), "light-wood": (184, 146, 98),
                      "grey-table": (118, 118, 120), "navy-cloth": (36, 48, 92), "white-table": (226, 226, 222)}
 SOURCE_WEIGHTS = {"xmahjongg-real": 4.0, "xmahjongg-dorothy": 0.8, "xmahjongg-dorwhite": 0.8,
-                  "gnome-smooth-0": 1.0, "gnome-smooth-1": 0.7,
+                  "gnome-smooth-0": 1.0, "gnome-smooth-1": 0.7, "gnome-postmodern": 0.8,
                   "kmahjongg-default": 1.0, "kmahjongg-jade": 0.7, "kmahjongg-classic": 0.7,
                   "font-NotoSansSymbols2-Regular": 0.8,
                   "font-Symbola_hint": 0.8, "mahjong-learner": 1.0}
 INKS = ((20, 20, 20), (30, 110, 50), (180, 30, 30), (30, 50, 140))
 CACHE_DIR = cache_dir()
-RENDER_VERSION = 4  # bump when the artwork or the generator changes (cache file names carry it)
+RENDER_VERSION = 10  # bump when the artwork or the generator changes (cache file names carry it)
 
 
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator, amount: float = 12) -> np.ndarray:
@@ -201,8 +202,13 @@ class Generator:
             centre = draw_tile(self.pick(code, rng), rng)
         neighbours = [self.random_tile(rng) if rng.random() < 0.6 else None for _ in range(2)]
         scene = draw_scene(centre, [n if n is not None else self._table(rng) for n in neighbours], rng)
-        shift = NONE_SHIFTS[rng.integers(len(NONE_SHIFTS))] if code == "none" else (0.0, 0.0)
-        return photo_effects(warp(scene.image, crop_quad(scene.corners, rng, shift)), rng)
+        corners = scene.corners
+        shift = (0.0, 0.0)
+        if code == "none" and rng.random() < PART_SHARE:
+            corners = part_of(corners, rng)
+        elif code == "none":
+            shift = NONE_SHIFTS[rng.integers(len(NONE_SHIFTS))]
+        return photo_effects(warp(scene.image, crop_quad(corners, rng, shift)), rng)
 
     @staticmethod
     def _table(rng: np.random.Generator) -> np.ndarray:
@@ -213,6 +219,19 @@ class Generator:
 # Where `none` crops look, in tile sizes: between two tiles, half off an edge, off the tiles.
 NONE_SHIFTS = ((0.5, 0.0), (-0.5, 0.0), (0.0, 0.6), (0.0, -0.7), (0.45, 0.5), (0.0, 1.1), (1.6, 0.0),
                (0.0, -1.0))
+
+
+PART_SHARE = 0.25  # of the `none` crops show part of one tile stretched to a whole face (a tile the photo's edge cuts)
+PART_KEPT = (0.2, 0.6)  # ... this share of its width
+
+
+def part_of(corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The quad of the left or right part of a face quad (top-left, top-right, bottom-right, bottom-left)."""
+    kept = rng.uniform(*PART_KEPT)
+    tl, tr, br, bl = corners
+    if rng.random() < 0.5:
+        return np.array([tl, tl + (tr - tl) * kept, bl + (br - bl) * kept, bl], np.float32)
+    return np.array([tr + (tl - tr) * kept, tr, br, br + (bl - br) * kept], np.float32)
 
 
 def augment_real(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
