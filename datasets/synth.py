@@ -202,12 +202,12 @@ class Generator:
             centre = draw_tile(self.pick(code, rng), rng)
         neighbours = [self.random_tile(rng) if rng.random() < 0.6 else None for _ in range(2)]
         scene = draw_scene(centre, [n if n is not None else self._table(rng) for n in neighbours], rng)
-        corners = scene.corners
-        shift = (0.0, 0.0)
-        if code == "none" and rng.random() < PART_SHARE:
-            corners = part_of(corners, rng)
-        elif code == "none":
-            shift = NONE_SHIFTS[rng.integers(len(NONE_SHIFTS))]
+        corners, shift = scene.corners, (0.0, 0.0)
+        if code == "none":
+            if rng.random() < PART_SHARE:
+                corners = part_of(corners, rng)
+            else:
+                shift = NONE_SHIFTS[rng.integers(len(NONE_SHIFTS))]
         return photo_effects(warp(scene.image, crop_quad(corners, rng, shift)), rng)
 
     @staticmethod

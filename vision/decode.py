@@ -139,6 +139,7 @@ def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[
 
 
 def _playing(codes: tuple[str, ...]) -> tuple[Tile, ...]:
+    """The playing tiles among the codes (no bonus tiles, backs or `none`)."""
     return tuple(tile for tile in map(Tile.parse, (c for c in codes if c not in NOT_FACES)) if not tile.is_bonus)
 
 
