@@ -14,7 +14,7 @@ whose crops look most like tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -36,6 +36,7 @@ LAB_CELLS = np.stack(np.meshgrid(*[np.arange(256 // LAB_CELL, dtype=np.float32)]
 LIGHT_TABLE = 0.25  # the table is light (white or pale cloth) when this share of the photo's outer ring passes for face
 SMOOTH_RING = 0.02  # ... and at most this share of the ring is on an edge (tiles filling the frame make many)
 EDGE = 40.0  # grey-level gradient (Sobel) of an edge
+RING_CONTEXT = 2  # pixels beyond the ring a filter on it sees (a 3x3 blur, then a 3x3 Sobel)
 LIGHT_CLOSE = 0.02  # on a light table, what is unlike it (ink, side walls) is closed over this share of the long side
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
@@ -136,11 +137,14 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
 
-def _ring(array: np.ndarray) -> np.ndarray:
-    """The pixels of the photo's outer ring, TABLE_RING deep (where the table shows, unless tiles fill the frame)."""
+def _ring(array: np.ndarray, of: Callable[[np.ndarray], np.ndarray] = lambda strip: strip) -> np.ndarray:
+    """The pixels of the photo's outer ring, TABLE_RING deep (where the table shows, unless tiles
+    fill the frame); with `of`, of that function of each of its four strips, computed on the strip
+    and RING_CONTEXT more pixels inward (so a 3x3 filter applied twice sees what it would in the photo)."""
     m = max(2, round(TABLE_RING * min(array.shape[:2])))
-    return np.concatenate([part.reshape(-1, *array.shape[2:])
-                           for part in (array[:m], array[-m:], array[:, :m], array[:, -m:])])
+    wide = m + RING_CONTEXT
+    parts = (of(array[:wide])[:m], of(array[-wide:])[-m:], of(array[:, :wide])[:, :m], of(array[:, -wide:])[:, -m:])
+    return np.concatenate([part.reshape(-1, *part.shape[2:]) for part in parts])
 
 
 def _light_table(image: np.ndarray, mask: np.ndarray) -> bool:
@@ -148,9 +152,13 @@ def _light_table(image: np.ndarray, mask: np.ndarray) -> bool:
     the ring is smooth (a photo filled with tiles has ink and seams all along its edges)."""
     if float((_ring(mask) > 0).mean()) < LIGHT_TABLE:
         return False
-    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY).astype(np.float32), (3, 3), 0)
-    gradient = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
-    return float((_ring(gradient) > EDGE).mean()) < SMOOTH_RING
+    return float((_ring(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), _gradient) > EDGE).mean()) < SMOOTH_RING
+
+
+def _gradient(grey: np.ndarray) -> np.ndarray:
+    """Grey-level gradient magnitude (Sobel) after a 3x3 Gaussian blur."""
+    blurred = cv2.GaussianBlur(grey.astype(np.float32), (3, 3), 0)
+    return cv2.magnitude(cv2.Sobel(blurred, cv2.CV_32F, 1, 0), cv2.Sobel(blurred, cv2.CV_32F, 0, 1))
 
 
 def _filled(mask: np.ndarray) -> np.ndarray:
