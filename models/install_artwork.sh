@@ -5,7 +5,7 @@
 #           fonts-noto-core (Noto Sans Symbols 2, OFL), fonts-symbola (Symbola),
 #           librsvg2-bin (rsvg-convert renders one SVG element).
 #   .deb art extracted (not installed) into ~/.cache/mahjong-lens:
-#           xmahjongg (real.gif, GPL-2+), gnome-mahjongg (smooth.png, postmodern.svg, GPL-2+).
+#           xmahjongg (real.gif, dorothys.gif, dorwhite.gif; GPL-2+), gnome-mahjongg (smooth.png, postmodern.svg, GPL-2+).
 #   PyPI (into the training venv, VENV, default /work/venvs/train):
 #           torch==2.13.0 (local CPU wheel), onnx, mahjong-learner (CC0 riichi faces),
 #           and this project editable.
