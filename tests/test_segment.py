@@ -77,6 +77,22 @@ def test_cuts_follow_seams_that_drift_along_a_slanted_run():
     assert _best_cuts(profile, [(46, 62)] * 4) == seams
 
 
+def test_seams_leaning_in_a_run_seen_at_an_angle_are_found_along_their_lean():
+    from vision.segment import Run, Split, leaning_seams
+
+    strip = np.full((64, 300), 220, np.uint8)
+    for x in (60, 120, 180, 240):  # seams whose tops lie 12 pixels ahead of their bottoms (a lean of 0.2)
+        for y in range(64):
+            strip[y, round(x + 0.2 * (32 - y)) - 1:round(x + 0.2 * (32 - y)) + 1] = 60
+    lean, profile = leaning_seams(strip)
+    assert lean == pytest.approx(0.2)
+    peaks = [profile[x - 2:x + 2].max() for x in (60, 120, 180, 240)]
+    assert min(peaks) > 0.2 and max(profile[x + 10:x + 50].max() for x in (60, 120, 180)) < 0.1 * min(peaks)
+    run = Run(((0, 0), (300, 0), (300, 64), (0, 64)), 0, 0, lean=lean)
+    (top_left, top_right, bottom_right, bottom_left), = Split(run, (0.2, 0.4), 0.0).quads(1.0)
+    assert top_left == pytest.approx((66.4, 0)) and bottom_left == pytest.approx((53.6, 64))
+
+
 def _ring_as_face(path) -> float:
     """The share of the photo's outer ring that the face mask takes for tile faces."""
     small, _ = load(path).reduced()

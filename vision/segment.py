@@ -3,7 +3,9 @@
 A *run* is one bright, roughly rectangular blob: one tile or several standing
 touching (a blob of touching rows is first cut at its row seams). Each run is
 straightened into a strip of fixed height; the seams between faces are narrow
-columns dark from top to bottom (ink always leaves blank face above or below).
+columns dark from top to bottom (ink always leaves blank face above or below);
+seen at an angle, tiles lean, so the strip is sheared by a few leans and the
+lean with the strongest seams is kept (the faces are then cut along it).
 For each plausible tile count the cuts are placed near equal spacing and pulled
 onto the darkest seams, giving a few `Split` hypotheses per run (plus, for runs
 as long as a set, readings with one tile lying sideways, and the places beside
@@ -55,6 +57,7 @@ SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
+LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
@@ -79,6 +82,7 @@ class Run:
     row: int
     group: int
     face: float = 1.0  # the top share of the run's height that is face (below it: the tiles' side wall)
+    lean: float = 0.0  # the seams' sideways shift per unit of height in the straightened run (seen at an angle)
 
     @property
     def length(self) -> float:
@@ -107,9 +111,11 @@ class Split:
     def quads(self, scale: float) -> tuple[Quad, ...]:
         """Each tile's corners in full-resolution pixels (reduced / scale); a lying tile's turned upright."""
         tl, tr, br, bl = (np.array(point) / scale for point in self.run.corners)
+        shift = self.run.lean * self.run.height / (2 * max(self.run.length, 1e-6))  # a seam's top is ahead
         quads = []
         for index, (a, b) in enumerate(zip(self.cuts, self.cuts[1:])):
-            corners = [tl + (tr - tl) * a, tl + (tr - tl) * b, bl + (br - bl) * b, bl + (br - bl) * a]
+            corners = [tl + (tr - tl) * (a + shift), tl + (tr - tl) * (b + shift),
+                       bl + (br - bl) * (b - shift), bl + (br - bl) * (a - shift)]
             if index != self.lying:  # the face without the side wall below it
                 corners[2], corners[3] = (corners[1] + (corners[2] - corners[1]) * self.run.face,
                                           corners[0] + (corners[3] - corners[0]) * self.run.face)
@@ -417,6 +423,23 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(profile, cv2.MORPH_TOPHAT, narrow, borderType=cv2.BORDER_REPLICATE)[0]
 
 
+def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
+    """The lean (of LEANS) whose sheared strip has the strongest seams, and their profile: tiles seen
+    at an angle lean, and a leaning seam is dark all the way down in no single column."""
+    height, width = grey_strip.shape
+    strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
+    best = (-1.0, 0.0, grey_strip[:0, :0])
+    for lean in LEANS:
+        shear = np.float32([[1, lean, -lean * height / 2], [0, 1, 0]])  # about the middle row
+        sheared = cv2.warpAffine(grey_strip, shear, (width, height), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE) if lean else grey_strip
+        profile = seam_profile(sheared)
+        strength = float(np.partition(profile, width - strongest)[width - strongest:].mean())
+        if strength > best[0] or (strength == best[0] and abs(lean) < abs(best[1])):
+            best = (strength, float(lean), profile)
+    return best[1], best[2]
+
+
 def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
     """Per column, the value at about ``percentile`` (a partial sort: cheaper than np.percentile)."""
     k = min(len(values) - 1, round(percentile / 100 * (len(values) - 1)))
@@ -426,8 +449,8 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
 def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     """The HYPOTHESES most seam-like ways to cut the run into tiles, best first."""
     straight = strip(image, run)
-    run = replace(run, face=face_share(straight))
-    profile = seam_profile(straight)
+    lean, profile = leaning_seams(straight)
+    run = replace(run, face=face_share(straight), lean=lean)
     width = len(profile)
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
