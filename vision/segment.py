@@ -425,19 +425,20 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
 
 def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     """The lean (of LEANS) whose sheared strip has the strongest seams, and their profile: tiles seen
-    at an angle lean, and a leaning seam is dark all the way down in no single column."""
+    at an angle lean, and a leaning seam is dark all the way down in no single column. Ties go to
+    the smaller lean."""
     height, width = grey_strip.shape
     strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
-    best = (-1.0, 0.0, grey_strip[:0, :0])
-    for lean in LEANS:
+
+    def seams(lean: float) -> tuple[float, float, np.ndarray]:
         shear = np.float32([[1, lean, -lean * height / 2], [0, 1, 0]])  # about the middle row
         sheared = cv2.warpAffine(grey_strip, shear, (width, height), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE) if lean else grey_strip
         profile = seam_profile(sheared)
-        strength = float(np.partition(profile, width - strongest)[width - strongest:].mean())
-        if strength > best[0] or (strength == best[0] and abs(lean) < abs(best[1])):
-            best = (strength, float(lean), profile)
-    return best[1], best[2]
+        return float(np.partition(profile, width - strongest)[width - strongest:].mean()), lean, profile
+
+    _, lean, profile = max((seams(float(lean)) for lean in LEANS), key=lambda found: (found[0], -abs(found[1])))
+    return lean, profile
 
 
 def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
