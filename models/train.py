@@ -1,8 +1,9 @@
 """Train the tile classifier from scratch and export it (`python -m models.train`).
 
 Seeded end to end: renders (or loads the cached) synthetic crops from the
-installed artwork, augments the TRAIN split of the real crops, trains a small
-plain CNN with class, number and family heads on the CPU, prints held-out real
+installed artwork, augments the TRAIN split of the real crops, trains small
+plain CNNs with class, number and family heads on the CPU (an ensemble of
+`Config.members`, one per seed, their probabilities averaged), prints held-out real
 accuracy, and writes `models/tile_classifier.onnx` + `models/tile_classifier.json`. Torch is
 imported only here (the `train` extra). Preprocessing is
 `vision.classify.preprocess`, the function inference uses.
@@ -13,8 +14,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -49,7 +51,8 @@ class Config:
     factor_weight: float = 0.5  # loss weight of the number and family heads
     batch: int = 128
     lr: float = 3e-3
-    seed: int = 7  # the network's initialisation and the batches' order
+    seed: int = 7  # the network's initialisation and the batches' order (member k: seed + k)
+    members: int = 2  # networks trained with successive seeds, their probabilities averaged
     data_seed: int = 7  # the rendered synthetic crops and the real crops' augmentations (both cached)
     threads: int = 2
 
@@ -77,7 +80,7 @@ FAMILY_OF = torch.tensor([factors(code)[1] for code in CLASSES])
 
 class FactoredClassifier(nn.Module):
     """The LAYERS conv stack, global average pooling, dropout, and three linear heads (class,
-    number, family); `forward` (and so the export) returns the class head's logits only."""
+    number, family); `forward` returns the class head's logits only (what `Ensemble` averages)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -102,6 +105,19 @@ class FactoredClassifier(nn.Module):
 
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
         return self.heads[0](self.trunk(inputs))
+
+
+class Ensemble(nn.Module):
+    """Members trained alike from different seeds; `forward` returns the log of their mean class
+    probabilities, so the softmax inference applies to these logits gives the mean itself."""
+
+    def __init__(self, members: list[FactoredClassifier]) -> None:
+        super().__init__()
+        self.members = nn.ModuleList(members)
+
+    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
+        log_probs = torch.stack([member(inputs).log_softmax(dim=1) for member in self.members])
+        return torch.logsumexp(log_probs, dim=0) - math.log(len(self.members))
 
 
 def _augment_chunk(task: tuple[int, int, list[np.ndarray]]) -> list[np.ndarray]:
@@ -197,15 +213,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=Config.seed,
                         help="training seed only (initialisation, batch order): compare recipes over several "
                              "seeds without re-rendering the cached data")
+    parser.add_argument("--members", type=int, default=Config.members,
+                        help="networks in the exported ensemble (seeds SEED, SEED+1, ...)")
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "tile_classifier.onnx")
     real_tiles.add_split_options(
         parser, "hold-out-by-set experiment: train without any real crop of this look group",
         "recipe comparison: train on part of TRAIN, report on its validation fold")
     args = parser.parse_args(argv)
     config = Config(epochs=args.epochs, synth_per_class=args.synth_per_class, real_variants=args.real_variants,
-                    seed=args.seed)
+                    seed=args.seed, members=args.members)
     started = time.time()
-    torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     faces, skipped = load_faces()
     if skipped:
@@ -218,10 +235,16 @@ def main(argv: list[str] | None = None) -> int:
     real_y = np.concatenate([real_labels, [CLASSES.index(tile.code) for tile in train_tiles]])
     print(f"data ready: {len(synth_images)} synthetic, {len(real_x)} real ({time.time() - started:.0f} s)",
           flush=True)
-    model = FactoredClassifier()
-    fit(model, tensor(synth_images), synth_labels, real_x, real_y, config)
+    synth_x = tensor(synth_images)
     held_x = tensor([tile.image() for tile in held_out])
     held_y = np.array([CLASSES.index(tile.code) for tile in held_out])
+    members = []
+    for seed in range(config.seed, config.seed + config.members):
+        torch.manual_seed(seed)
+        members.append(FactoredClassifier())
+        fit(members[-1], synth_x, synth_labels, real_x, real_y, replace(config, seed=seed))
+        print(f"member seed {seed}: held-out real top-1 {evaluate(members[-1], held_x, held_y):.4f}", flush=True)
+    model = Ensemble(members)
     accuracy = evaluate(model, held_x, held_y)
     minutes = (time.time() - started) / 60
     print(f"held-out real top-1: {accuracy:.4f} on {len(held_out)} crops; total {minutes:.1f} min")

@@ -120,6 +120,16 @@ def test_white_balance_removes_a_tint_but_keeps_a_coloured_back() -> None:
     assert kept[1] > 1.5 * kept[0] and kept[1] > 1.3 * kept[2]
 
 
+def test_preprocess_lookup_tables_equal_white_balancing_then_normalising() -> None:
+    rng = np.random.default_rng(3)
+    crops = [rng.integers(0, 256, (64, 48, 3), dtype=np.uint8) for _ in range(3)]
+    crops.append(np.full((64, 48, 3), (230, 212, 240), dtype=np.uint8))
+    batch = preprocess(crops, (64, 48), (0.5, 0.4, 0.3), (0.25, 0.2, 0.3), white_balance=True)
+    mean, std = np.array([0.5, 0.4, 0.3], np.float32), np.array([0.25, 0.2, 0.3], np.float32)
+    expected = (white_balanced(np.stack(crops)) / 255.0 - mean) / std
+    assert np.allclose(batch, expected.transpose(0, 3, 1, 2), atol=1e-6)
+
+
 def test_training_uses_the_inference_preprocess() -> None:
     tree = ast.parse((ROOT / "models" / "train.py").read_text())
     imports = [node for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == "vision.classify"]

@@ -56,11 +56,11 @@ def check_crop(crop: object, index: int = 0) -> np.ndarray:
     return crop[:, :, :3]
 
 
-def white_balanced(images: np.ndarray) -> np.ndarray:
-    """A float32 copy of one image (H, W, 3) or a batch (N, H, W, 3) whose tint is neutralised: each
-    channel is scaled so its bright pixels (its TINT_PERCENTILE, linearly interpolated) match the
-    brightest channel's, by at most MAX_TINT_GAIN, so a lilac or yellowed body or warm light reads
-    as white while a green or blue back stays coloured."""
+def tint_gains(images: np.ndarray) -> np.ndarray:
+    """Per-channel gains (N, 3) that neutralise each image's tint in a batch (N, H, W, 3) of uint8:
+    each channel is scaled so its bright pixels (its TINT_PERCENTILE, linearly interpolated) match
+    the brightest channel's, by at most MAX_TINT_GAIN, so a lilac or yellowed body or warm light
+    reads as white while a green or blue back stays coloured."""
     pixels = images.shape[-3] * images.shape[-2]
     channels = np.ascontiguousarray(images.reshape(-1, pixels, 3).transpose(0, 2, 1)).reshape(-1, pixels)
     position = TINT_PERCENTILE / 100 * (pixels - 1)
@@ -74,22 +74,36 @@ def white_balanced(images: np.ndarray) -> np.ndarray:
     lower = (cumulative <= low).sum(axis=1).astype(np.float32)
     upper = (cumulative <= high).sum(axis=1).astype(np.float32)
     bright = (lower + (upper - lower) * (position - low) + 1.0).reshape(-1, 3)
-    gains = np.minimum(bright.max(axis=1, keepdims=True) / bright, MAX_TINT_GAIN)
-    return np.minimum(images * gains.reshape(images.shape[:-3] + (1, 1, 3)), 255.0).astype(np.float32)
+    return np.minimum(bright.max(axis=1, keepdims=True) / bright, MAX_TINT_GAIN)
+
+
+def _balance(values: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Pixel values times their channel's gain, capped at white (float32)."""
+    return np.minimum(values * gains, 255.0).astype(np.float32)
+
+
+def white_balanced(images: np.ndarray) -> np.ndarray:
+    """A float32 copy of one image (H, W, 3) or a batch (N, H, W, 3) with its `tint_gains` applied."""
+    gains = tint_gains(images.reshape((-1,) + images.shape[-3:]))
+    return _balance(images, gains.reshape(images.shape[:-3] + (1, 1, 3)))
 
 
 def preprocess(crops: Sequence[np.ndarray], input_size: Sequence[int],
                mean: Sequence[float], std: Sequence[float], white_balance: bool = False) -> np.ndarray:
     """Crops (RGB uint8) -> normalised float32 NCHW batch at `input_size` (h, w), the crops
-    `white_balanced` first when the model was trained so."""
+    `white_balanced` first when the model was trained so. Each crop goes through one lookup table
+    (its 256 levels per channel, balanced and normalised), the fast path for large batches."""
     height, width = int(input_size[0]), int(input_size[1])
     resized = np.empty((len(crops), height, width, 3), dtype=np.uint8)
     for index, crop in enumerate(crops):
         resized[index] = cv2.resize(check_crop(crop, index), (width, height), interpolation=cv2.INTER_AREA)
-    pixels = white_balanced(resized) if white_balance else resized.astype(np.float32)
-    mean_arr = np.asarray(mean, dtype=np.float32)
-    std_arr = np.asarray(std, dtype=np.float32)
-    return np.ascontiguousarray(((pixels / 255.0 - mean_arr) / std_arr).transpose(0, 3, 1, 2))
+    gains = tint_gains(resized) if white_balance else np.ones((len(crops), 3), dtype=np.float32)
+    levels = _balance(np.arange(256, dtype=np.float32)[None, :, None], gains[:, None, :])
+    tables = (levels / 255.0 - np.asarray(mean, dtype=np.float32)) / np.asarray(std, dtype=np.float32)
+    batch = np.empty((len(crops), 3, height, width), dtype=np.float32)
+    for index, (image, table) in enumerate(zip(resized, tables)):
+        batch[index] = cv2.LUT(image, table[None]).transpose(2, 0, 1)
+    return batch
 
 
 @dataclass(frozen=True)
