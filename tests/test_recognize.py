@@ -16,6 +16,8 @@ ROOT = Path(__file__).parents[1]
 SCENES = {
     DATA / "row_green.jpg": "123m 456p 789s 111z 55z",
     DATA / "row_wood.jpg": "234567m 345p 99m 555p",
+    DATA / "row_white.jpg": "789m 123s 444p 345s 66z",  # ivory tiles on a white cloth
+    DATA / "row_gingham.jpg": "234p 567s 888m 11z",  # green-tinted tiles on a blue gingham cloth
     ROOT / "assets" / "sample_hand.jpg": "123p 456p 789p 234s 77m",
 }
 

@@ -31,6 +31,7 @@ SPECK_OPEN = 1.6  # specks are removed by an opening this many speck sides wide
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
+TABLE_SHADE = 0.6  # the table in a tile's shadow: its colours with this share of their lightness and chroma
 TABLE_SPREAD = 1.5  # ... and farther than this many times the 99th percentile of the ring's own distances
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
 LAB_CELLS = np.stack(np.meshgrid(*[np.arange(256 // LAB_CELL, dtype=np.float32)] * 3, indexing="ij"),
@@ -50,7 +51,7 @@ HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
-GROUP_GAP = 0.25  # runs closer than this share of a tile's height belong to one group
+GROUP_GAP = 0.2  # runs closer than this share of a tile's height belong to one group
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
@@ -175,15 +176,16 @@ def _filled(mask: np.ndarray) -> np.ndarray:
 
 def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     """On a checked or plaid cloth (many small bright specks among the bright pixels): the brightest
-    pixels in blobs too big to be a speck of the pattern, and the bright pixels unlike the cloth's
-    colours (a tinted tile body can be less white than the cloth); otherwise the mask as it is."""
+    pixels in blobs too big to be a speck of the pattern, and the pixels unlike the cloth's colours
+    (a tinted tile body can be less white than the cloth's light squares, so it need not pass for
+    bright); otherwise the mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = ((whiteness > brightest) * 255).astype(np.uint8)
     speck = _speck_side(bright)
     if speck is None:
         return mask
     side = round(SPECK_OPEN * speck) | 1
-    unlike = cv2.morphologyEx(_unlike_table(image) & mask, cv2.MORPH_CLOSE, kernel)
+    unlike = cv2.morphologyEx(_unlike_table(image), cv2.MORPH_CLOSE, kernel)
     for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
         bright = _morphology(bright, operation, width)
     return bright | _morphology(unlike, cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
@@ -213,8 +215,9 @@ def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
 
 def _unlike_table(image: np.ndarray) -> np.ndarray:
     """Pixels farther in Lab from every blend of two of the table's colours (k-means on the photo's
-    outer ring) than the ring's own pixels are, by a margin: a mask of 0/255. Distances are looked
-    up per colour cell (LAB_CELL levels a side), not computed per pixel."""
+    outer ring) or of those colours in shadow than the ring's own pixels are, by a margin: a mask
+    of 0/255. Distances are looked up per colour cell (LAB_CELL levels a side), not computed per
+    pixel. The shadows tiles cast count as table, so they do not widen the tiles or join groups."""
     cells = cv2.cvtColor(image, cv2.COLOR_RGB2LAB) // LAB_CELL
     ring = _ring(cells)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
@@ -222,10 +225,17 @@ def _unlike_table(image: np.ndarray) -> np.ndarray:
     _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3,
                                cv2.KMEANS_PP_CENTERS)
     side = 256 // LAB_CELL
-    table = _blend_distance(LAB_CELLS, palette).reshape(side, side, side) * LAB_CELL
+    table = _blend_distance(LAB_CELLS, np.vstack([palette, _shaded(palette)])).reshape(side, side, side) * LAB_CELL
     spread = float(np.percentile(table[ring[:, 0], ring[:, 1], ring[:, 2]], 99))
     far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(TABLE_SPREAD * spread, TABLE_MARGIN)
     return (far * 255).astype(np.uint8)
+
+
+def _shaded(palette: np.ndarray) -> np.ndarray:
+    """Lab colours (in cells) in shadow: lightness and chroma times TABLE_SHADE."""
+    neutral = 128 / LAB_CELL
+    shaded = np.column_stack([palette[:, 0] * TABLE_SHADE, neutral + (palette[:, 1:] - neutral) * TABLE_SHADE])
+    return shaded.astype(palette.dtype)
 
 
 def _blend_distance(pixels: np.ndarray, palette: np.ndarray) -> np.ndarray:

@@ -34,12 +34,15 @@ class Scene:
     body: tuple[int, int, int]
     turn: float = 0.0  # degrees, in the image plane
     scale: float = 1.0
+    check: int = 0  # pixels: a gingham cloth's band width (the table colour over white), 0 for a plain table
 
 
 SCENES = (
     Scene("tests/data/row_green.jpg", ("123m", "456p", "789s", "111z", "55z"), (40, 110, 60), (250, 244, 225)),
     Scene("tests/data/row_wood.jpg", ("234567m", "345p", "99m", "55*5p"), (150, 100, 60), (240, 240, 236), turn=6),
     Scene("tests/data/row_white.jpg", ("789m", "123s", "444p", "345s", "66z"), (236, 236, 232), (238, 226, 196), turn=-4),
+    Scene("tests/data/row_gingham.jpg", ("234p", "567s", "888m", "11z"), (70, 100, 170), (176, 206, 168), turn=3,
+          check=14),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
@@ -80,7 +83,7 @@ def render(scene: Scene) -> Image.Image:
     tile_w, tile_h = groups[0][0].size
     gap, margin = tile_w // 2, round(60 * scene.scale)
     widths = [sum(tile.size[0] for tile in group) for group in groups]
-    table = Image.new("RGB", (sum(widths) + gap * (len(groups) - 1) + 2 * margin, tile_h + 2 * margin), scene.table)
+    table = _cloth((sum(widths) + gap * (len(groups) - 1) + 2 * margin, tile_h + 2 * margin), scene)
     lefts = [margin + g * gap + sum(widths[:g]) for g in range(len(groups))]
     shadow = Image.new("L", table.size, 0)
     for left, width in zip(lefts, widths):
@@ -91,6 +94,17 @@ def render(scene: Scene) -> Image.Image:
             table.paste(tile, (left, margin + tile_h - tile.size[1]))
             left += tile.size[0]
     return _camera(np.asarray(table), scene.turn)
+
+
+def _cloth(size: tuple[int, int], scene: Scene) -> Image.Image:
+    """The table: plain, or gingham (bands of the table colour at half strength over white, full
+    where they cross)."""
+    if not scene.check:
+        return Image.new("RGB", size, scene.table)
+    ys, xs = np.indices(size[::-1])
+    share = 0.5 * ((xs // scene.check) % 2) + 0.5 * ((ys // scene.check) % 2)
+    white = np.full(3, 245.0)
+    return Image.fromarray((white + share[..., None] * (np.array(scene.table) - white)).astype(np.uint8))
 
 
 def _camera(pixels: np.ndarray, turn: float) -> Image.Image:
