@@ -215,9 +215,9 @@ def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
 
 def _unlike_table(image: np.ndarray) -> np.ndarray:
     """Pixels farther in Lab from every blend of two of the table's colours (k-means on the photo's
-    outer ring) or of those colours in shadow than the ring's own pixels are, by a margin: a mask
-    of 0/255. Distances are looked up per colour cell (LAB_CELL levels a side), not computed per
-    pixel. The shadows tiles cast count as table, so they do not widen the tiles or join groups."""
+    outer ring), and from each of them shading into shadow, than the ring's own pixels are, by a
+    margin: a mask of 0/255. Distances are looked up per colour cell (LAB_CELL levels a side), not
+    computed per pixel. The shadows tiles cast count as table: they neither widen tiles nor join groups."""
     cells = cv2.cvtColor(image, cv2.COLOR_RGB2LAB) // LAB_CELL
     ring = _ring(cells)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
@@ -225,7 +225,8 @@ def _unlike_table(image: np.ndarray) -> np.ndarray:
     _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3,
                                cv2.KMEANS_PP_CENTERS)
     side = 256 // LAB_CELL
-    table = _blend_distance(LAB_CELLS, np.vstack([palette, _shaded(palette)])).reshape(side, side, side) * LAB_CELL
+    segments = [(a, b) for i, a in enumerate(palette) for b in palette[i:]] + list(zip(palette, _shaded(palette)))
+    table = _segment_distance(LAB_CELLS, segments).reshape(side, side, side) * LAB_CELL
     spread = float(np.percentile(table[ring[:, 0], ring[:, 1], ring[:, 2]], 99))
     far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(TABLE_SPREAD * spread, TABLE_MARGIN)
     return (far * 255).astype(np.uint8)
@@ -238,16 +239,15 @@ def _shaded(palette: np.ndarray) -> np.ndarray:
     return shaded.astype(palette.dtype)
 
 
-def _blend_distance(pixels: np.ndarray, palette: np.ndarray) -> np.ndarray:
-    """Each pixel's distance to the nearest point on a segment between two palette colours (or one)."""
+def _segment_distance(pixels: np.ndarray, segments: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Each pixel's distance to the nearest point on any of the segments (a colour to a colour, or to itself)."""
     best = np.full(len(pixels), np.inf, np.float32)
-    for i, a in enumerate(palette):
-        for b in palette[i:]:
-            d, relative = b - a, pixels - a
-            length = float(d @ d)
-            t = np.clip(relative @ d / length, 0, 1) if length else np.zeros(len(pixels), np.float32)
-            relative -= t[:, None] * d
-            np.minimum(best, np.einsum("ij,ij->i", relative, relative), out=best)
+    for a, b in segments:
+        d, relative = b - a, pixels - a
+        length = float(d @ d)
+        t = np.clip(relative @ d / length, 0, 1) if length else np.zeros(len(pixels), np.float32)
+        relative -= t[:, None] * d
+        np.minimum(best, np.einsum("ij,ij->i", relative, relative), out=best)
     return np.sqrt(best)
 
 
