@@ -90,11 +90,13 @@ class Recognition:
 
 @dataclass(frozen=True)
 class Candidates:
-    """What preprocessing proposes: every split of every run and each tile crop, in order."""
+    """What preprocessing proposes: every split of every run, and a crop of each distinct tile quad
+    (hypotheses often share a tile: it is rectified and classified once)."""
 
     photo: Photo
     splits: tuple[tuple[Split, ...], ...]  # per run: the hypotheses, then the two end caps
-    crops: tuple[np.ndarray, ...]
+    crops: tuple[np.ndarray, ...]  # one per distinct quad
+    slots: tuple[int, ...]  # per quad of every split, in order: the index of its crop
     scale: float
     caps_stand_out: tuple[tuple[bool, bool], ...]  # per run: whether each end cap differs from the table
 
@@ -113,16 +115,15 @@ def preprocess(image: Source) -> Candidates:
     runs = find_runs(small)
     per_run = tuple(splits(grey, run) + end_caps(run) for run in runs)
     stand_out = tuple((stands_out(small, caps[-2]), stands_out(small, caps[-1])) for caps in per_run)
-    crops = tuple(
-        rectify(photo.pixels, quad)
-        for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)
-    )
-    return Candidates(photo, per_run, crops, scale, stand_out)
+    quads = [quad for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)]
+    distinct = {quad: index for index, quad in enumerate(dict.fromkeys(quads))}
+    crops = tuple(rectify(photo.pixels, quad) for quad in distinct)
+    return Candidates(photo, per_run, crops, tuple(distinct[quad] for quad in quads), scale, stand_out)
 
 
 def infer(candidates: Candidates) -> np.ndarray:
-    """Class probabilities of every crop, in one batch."""
-    return classifier().probabilities(list(candidates.crops))
+    """Class probabilities of every quad of every split (each distinct crop classified once, in one batch)."""
+    return classifier().probabilities(list(candidates.crops))[list(candidates.slots)]
 
 
 def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> tuple[RecognizedTile, ...]:
