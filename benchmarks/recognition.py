@@ -15,8 +15,8 @@ count as `?` for it. Its detections are put in reading order (rows by y, then x)
 before scoring.
 
     nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]]   (--dev: development scenes from another seed, ours
-        only; tune there; --table puts them all on one light table)
+        [--mistakes] [--dev [--table white-cloth]] [--speed]   (--dev: development scenes from another seed,
+        ours only; tune there; --table puts them all on one light table; --speed: only the 12-MP timing)
 """
 
 from __future__ import annotations
@@ -287,12 +287,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only our reader on development scenes (another seed; --scenes N, default 60): "
                              "for tuning without touching the reported sets")
     parser.add_argument("--table", choices=sorted(LIGHT_TABLES), help="with --dev: every scene on this light table")
+    parser.add_argument("--speed", action="store_true",
+                        help="only the 12-megapixel timing of every reader (reads no labelled set)")
     args = parser.parse_args(argv)
     if args.model:
         use_model(args.model)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        if args.dev:
+        if args.speed:
+            parts = {}
+        elif args.dev:
             parts = {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
         else:
             parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
@@ -316,15 +320,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, pairs in results.items():
                 tally = Tally.of(pairs, found(samples, pairs))
                 rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
-        print_table(rows)
+        if parts:
+            print_table(rows)
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "
               f"median of 5, file to tile list; target <= {TARGET_12MP_MS:.0f} ms and no slower than mahjong-detector")
         for name, (read, _) in readers.items():
             print(f"  {name}: {median_ms(read, big):.0f} ms")
-    print("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
-          "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'; "
-          "wrong/missed/extra counts tiles after decoding; found = labelled tiles whose box holds "
-          "the centre of a read tile (synthetic scenes only).")
+    if parts:
+        print("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
+              "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'; "
+              "wrong/missed/extra counts tiles after decoding; found = labelled tiles whose box holds "
+              "the centre of a read tile (synthetic scenes only).")
     return 0
 
 
