@@ -31,8 +31,8 @@ SPECK_OPEN = 1.6  # specks are removed by an opening this many speck sides wide
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
-TABLE_SHADE = 0.6  # the table in a tile's shadow: its colours with this share of their lightness and chroma
 TABLE_SPREAD = 1.5  # ... and farther than this many times the 99th percentile of the ring's own distances
+TABLE_SHADE = 0.6  # the table in a tile's shadow: its colours with this share of their lightness and chroma
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
 LAB_CELLS = np.stack(np.meshgrid(*[np.arange(256 // LAB_CELL, dtype=np.float32)] * 3, indexing="ij"),
                      axis=-1).reshape(-1, 3)  # every colour cell, in the order the distance table uses
