@@ -143,10 +143,14 @@ def _playing(codes: tuple[str, ...]) -> tuple[Tile, ...]:
     return tuple(tile for tile in map(Tile.parse, (c for c in codes if c not in NOT_FACES)) if not tile.is_bonus)
 
 
+def _hand_sized(playing: int) -> bool:
+    """Whether this many playing tiles could be a whole hand (kongs counted as three)."""
+    return any(playing - kongs in HAND_SIZES for kongs in range(5))
+
+
 def _whole(codes: tuple[str, ...]) -> bool:
-    """Whether the tiles could be a whole hand by their count (kongs counted as three), or hide faces."""
-    playing = len(_playing(codes))
-    return "back" in codes or any(playing - kongs in HAND_SIZES for kongs in range(5))
+    """Whether the tiles could be a whole hand by their count, or hide faces."""
+    return "back" in codes or _hand_sized(len(_playing(codes)))
 
 
 def _complete(codes: tuple[str, ...]) -> bool:
@@ -164,9 +168,10 @@ def is_valid(codes: tuple[str, ...]) -> bool:
         return False
     if "back" in codes:
         return True  # hidden faces: the shape cannot be checked
-    if not _whole(codes):
+    playing = _playing(codes)
+    if not _hand_sized(len(playing)):
         return True  # not a whole hand: nothing more to require
-    return complete_hand(_playing(codes)) is not None
+    return complete_hand(playing) is not None
 
 
 def complete_hand(playing: tuple[Tile, ...]) -> Hand | None:
