@@ -40,7 +40,7 @@ LIGHT_TABLE = 0.25  # the table is light (white or pale cloth) when this share o
 SMOOTH_RING = 0.02  # ... and at most this share of the ring is on an edge (tiles filling the frame make many)
 EDGE = 40.0  # grey-level gradient (Sobel) of an edge
 RING_CONTEXT = 2  # pixels beyond the ring a filter on it sees (a 3x3 blur, then a 3x3 Sobel)
-LIGHT_CLOSE = 0.02  # on a light table, what is unlike it (ink, side walls) is closed over this share of the long side
+LIGHT_CLOSE = 0.02  # on a light or patterned table, what is unlike it (ink, side walls) is closed over this share of the long side
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
@@ -137,9 +137,9 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
     if _light_table(image, mask):
-        mask = _filled(_morphology(_unlike_table(image), cv2.MORPH_CLOSE, round(LIGHT_CLOSE * max(mask.shape)) | 1))
+        mask = _closed_unlike(image)
     else:
-        mask = _unpatterned(image, whiteness, mask, kernel)
+        mask = _unpatterned(image, whiteness, mask)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
 
@@ -174,18 +174,23 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     return cv2.drawContours(np.zeros_like(mask), contours, -1, 255, cv2.FILLED)
 
 
-def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+def _closed_unlike(image: np.ndarray) -> np.ndarray:
+    """What is unlike the table (a tile's ink and side wall), closed over LIGHT_CLOSE and filled."""
+    return _filled(_morphology(_unlike_table(image), cv2.MORPH_CLOSE, round(LIGHT_CLOSE * max(image.shape[:2])) | 1))
+
+
+def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """On a checked or plaid cloth (many small bright specks among the bright pixels): the brightest
-    pixels in blobs too big to be a speck of the pattern, and the pixels unlike the cloth's colours
-    (a tinted tile body can be less white than the cloth's light squares, so it need not pass for
-    bright); otherwise the mask as it is."""
+    pixels in blobs too big to be a speck of the pattern, and what is unlike the cloth's colours
+    with the gaps closed, as on a light table (a tinted tile body can pass for the cloth's light
+    squares; its ink and side wall do not); otherwise the mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = ((whiteness > brightest) * 255).astype(np.uint8)
     speck = _speck_side(bright)
     if speck is None:
         return mask
     side = round(SPECK_OPEN * speck) | 1
-    unlike = cv2.morphologyEx(_unlike_table(image), cv2.MORPH_CLOSE, kernel)
+    unlike = _closed_unlike(image)
     for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
         bright = _morphology(bright, operation, width)
     return bright | _morphology(unlike, cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
