@@ -38,8 +38,11 @@ SOURCE_WEIGHTS = {"xmahjongg-real": 4.0, "xmahjongg-dorothy": 0.8, "xmahjongg-do
                   "font-NotoSansSymbols2-Regular": 0.8,
                   "font-Symbola_hint": 0.8, "mahjong-learner": 1.0}
 INKS = ((20, 20, 20), (30, 110, 50), (180, 30, 30), (30, 50, 140))
+INDEX_SHARE = 0.3  # of faces get a printed corner index, as many real sets print one (top corner, ink, font vary)
+INDEX_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+               cv2.FONT_HERSHEY_TRIPLEX)
 CACHE_DIR = cache_dir()
-RENDER_VERSION = 10  # bump when the artwork or the generator changes (cache file names carry it)
+RENDER_VERSION = 14  # bump when the artwork or the generator changes (cache file names carry it)
 
 
 def _jitter(colour: tuple[int, int, int], rng: np.random.Generator, amount: float = 12) -> np.ndarray:
@@ -94,11 +97,39 @@ def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | No
         x = (w - aw) // 2 + int(rng.integers(-3, 4))
         y = (h - ah) // 2 + int(rng.integers(-3, 4))
         _alpha_over(body, art, (int(np.clip(x, 0, w - aw)), int(np.clip(y, 0, h - ah)), aw, ah))
+    mark = corner_index(face.code)
+    if mark and rng.random() < INDEX_SHARE:
+        draw_index(body, mark, rng)
     if rng.random() < 0.25:
         body = body[::-1, ::-1]
     edge = np.ones((h, w), np.float32)
     edge[:3], edge[-3:], edge[:, :3], edge[:, -3:] = 0.85, 0.85, 0.85, 0.85
     return body * edge[:, :, None]
+
+
+def corner_index(code: str) -> str:
+    """What a set prints in a face's corner: the number of a suit tile, a wind's initial, a bonus
+    tile's number 1-4; dragons print none ("")."""
+    rank, suit = int(code[0]), code[1]
+    if suit == "z":
+        return "ESWN"[rank - 1] if rank <= 4 else ""
+    return str((rank - 1) % 4 + 1) if suit == "f" else str(rank)
+
+
+def draw_index(body: np.ndarray, mark: str, rng: np.random.Generator) -> None:
+    """Print `mark` in a top corner of an upright float RGB face (in place): at the bottom it
+    would make a 9 turned round (a 180-degree turn comes later) look like an upright 6."""
+    h, w = body.shape[:2]
+    font = INDEX_FONTS[rng.integers(len(INDEX_FONTS))]
+    scale, thickness = rng.uniform(0.55, 0.95), int(rng.integers(1, 4))
+    (tw, th), _ = cv2.getTextSize(mark, font, scale, thickness)
+    margin = int(rng.integers(3, 9))
+    x = margin if rng.random() < 0.5 else w - tw - margin
+    y = th + margin
+    ink = np.zeros((h, w), np.uint8)
+    cv2.putText(ink, mark, (x, y), font, scale, 255, thickness, cv2.LINE_AA)
+    alpha = ink[:, :, None].astype(np.float32) / 255.0
+    body[:] = body * (1 - alpha) + _jitter(INKS[rng.integers(len(INKS))], rng, 15) * alpha
 
 
 @dataclass(frozen=True)

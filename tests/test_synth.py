@@ -31,6 +31,23 @@ def test_back_crops_are_plainer_than_faces(generator: synth.Generator) -> None:
     assert np.median(backs) < 40
 
 
+@pytest.mark.parametrize("code, mark", [("6s", "6"), ("9m", "9"), ("1p", "1"), ("1z", "E"), ("3z", "W"),
+                                        ("5z", ""), ("7z", ""), ("2f", "2"), ("7f", "3")])
+def test_corner_index_is_what_sets_print(code: str, mark: str) -> None:
+    assert synth.corner_index(code) == mark
+
+
+def test_corner_index_is_printed_in_a_top_corner_only() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        body = np.full(synth.TILE_SIZE + (3,), 240.0, np.float32)
+        synth.draw_index(body, "9", rng)
+        rows, columns = np.nonzero((body < 200).any(axis=2))
+        h, w = synth.TILE_SIZE
+        assert rows.size and rows.max() < h // 3
+        assert columns.max() < w // 3 or columns.min() > 2 * w // 3
+
+
 def test_artwork_maps_cover_every_face_exactly_once() -> None:
     assert sorted(KMAHJONGG_IDS.values()) == sorted(FACE_CLASSES)
     assert sorted(UNICODE_ORDER) == sorted(FACE_CLASSES)
