@@ -69,18 +69,19 @@ def test_every_real_class_mostly_read_correctly(classifier: TileClassifier, held
         assert len(hits) >= 4 and sum(hits) > len(hits) / 2, code
 
 
-@pytest.mark.parametrize(("code", "part_share", "least"), [("back", 0.0, 27), ("none", 0.0, 27), ("none", 1.0, 15)],
+@pytest.mark.parametrize(("code", "part_share", "least"), [("back", 0.0, 90), ("none", 0.0, 80), ("none", 1.0, 55)],
                          ids=["back", "none-beside", "none-part-of-a-tile"])
 def test_rendered_back_and_none_crops(classifier: TileClassifier, monkeypatch, code, part_share, least) -> None:
     # as the generator draws them (bundled glyph faces as neighbours): a face-down tile of each
     # back colour between tiles and above its side wall; crops between or beside tiles; part of a
-    # tile stretched to a whole face (the hardest: at least half rejected, about 3 in 4 over 200 crops)
+    # tile stretched to a whole face (the hardest). Of these 100 crops each, the session-6 and
+    # session-7 models read 98-99 backs, 89-90 beside and 71-72 part-of-a-tile crops right.
     from datasets import synth
     from datasets.artwork import sheet_glyphs
 
     monkeypatch.setattr(synth, "PART_SHARE", part_share)
     generator, rng = synth.Generator(sheet_glyphs()), np.random.default_rng(11)
-    predicted = [p.code for p in classifier.predict([generator.sample(code, rng) for _ in range(30)])]
+    predicted = [p.code for p in classifier.predict([generator.sample(code, rng) for _ in range(100)])]
     assert predicted.count(code) >= least, predicted
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import FACE_SIZE, _ring, _unlike_table, face_mask, face_share, find_runs, rectify, splits
+from vision.segment import FACE_SIZE, _ring, _sized_alike, _unlike_table, face_mask, face_share, find_runs, rectify, splits
 
 DATA = Path(__file__).parent / "data"
 
@@ -31,6 +31,15 @@ def test_the_true_count_is_among_the_hypotheses():
     hypotheses = splits(small, find_runs(small)[-1])
     assert 3 in [split.count for split in hypotheses]
     assert 1 in [split.lying for split in hypotheses]  # its middle tile lies sideways
+
+
+def test_a_speck_far_lower_than_the_tiles_is_not_a_run():
+    small, _ = load(DATA / "row_gingham.jpg").reduced()
+    runs = find_runs(small)
+    assert len(runs) == 4 and all(run.height > 0.6 * max(r.height for r in runs) for run in runs)
+    tile, speck = runs[0].corners, ((0.0, 0.0), (30.0, 0.0), (30.0, 20.0), (0.0, 20.0))
+    assert _sized_alike([tile, speck]) == [tile]
+    assert _sized_alike([speck]) == [speck]
 
 
 def test_two_rows_are_read_top_first():

@@ -43,6 +43,7 @@ RING_CONTEXT = 2  # pixels beyond the ring a filter on it sees (a 3x3 blur, then
 LIGHT_CLOSE = 0.02  # on a light or patterned table, what is unlike it (ink, side walls) is closed over this share of the long side
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
+RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (the tiles of one photo are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading)
@@ -264,7 +265,16 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     boxes = [_trimmed(mask, _corners(cv2.minAreaRect(c))) for c in contours if cv2.contourArea(c) >= min_area]
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
     bands = [band for box in boxes for band in _row_bands(grey, box)]
-    return _reading_order([band for band in bands if _plausible(band)])
+    return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
+
+
+def _sized_alike(boxes: list[Quad]) -> list[Quad]:
+    """The boxes at least RUN_HEIGHT_SHARE as high as the longest one (the tiles of one photo are
+    of a size; a lone speck of cloth or glint the size of a tile corner is not a tile)."""
+    if not boxes:
+        return boxes
+    longest = Run(max(boxes, key=lambda box: Run(box, 0, 0).length), 0, 0).height
+    return [box for box in boxes if Run(box, 0, 0).height >= RUN_HEIGHT_SHARE * longest]
 
 
 def _corners(rect) -> Quad:
