@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import FACE_SIZE, _ring, _sized_alike, _unlike_table, face_mask, face_share, find_runs, rectify, splits
+from vision.segment import (FACE_SIZE, _ring, _sized_alike, _unlike_table, face_mask, face_share, find_runs, rectify,
+                            splits)
 
 DATA = Path(__file__).parent / "data"
 
