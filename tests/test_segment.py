@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, _ring, _sized_alike, _unlike_table, face_mask, face_share, find_runs, rectify,
-                            splits)
+from vision.segment import (FACE_SIZE, Run, _ring, _sized_alike, _unlike_table, face_mask, face_share, find_runs,
+                            rectify, splits, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -32,6 +32,30 @@ def test_the_true_count_is_among_the_hypotheses():
     hypotheses = splits(small, find_runs(small)[-1])
     assert 3 in [split.count for split in hypotheses]
     assert 1 in [split.lying for split in hypotheses]  # its middle tile lies sideways
+
+
+def _wide_faces(count: int = 8, width: int = 72) -> np.ndarray:
+    """A straightened run of faces wider than tall (64 high, as seen at a steep angle), glyphs of
+    different heights, and only faint seams between them."""
+    strip = np.full((64, count * width), 225, np.uint8)
+    for k in range(count):
+        left = k * width
+        strip[:, left:left + 2] = 212  # a faint seam
+        top = 10 + 4 * (k % 4)
+        strip[top:54 - top // 2, left + 22:left + 50] = 40
+        strip[top + 10:top + 16 + 2 * (k % 3), left + 30:left + 42] = 225
+    return strip
+
+
+def test_the_repeat_of_faces_wider_than_tall_gives_their_width():
+    assert tile_pitch(_wide_faces()) == pytest.approx(72, abs=1)
+    assert tile_pitch(np.full((64, 576), 225, np.uint8)) is None  # bare: no repeat
+
+
+def test_faces_wider_than_tall_are_counted_by_their_repeat():
+    strip = _wide_faces()
+    run = Run(((0, 0), (576, 0), (576, 64), (0, 64)), 0, 0)
+    assert 8 in [split.count for split in splits(strip, run)]
 
 
 def test_a_speck_far_lower_than_the_tiles_is_not_a_run():

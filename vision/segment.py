@@ -60,6 +60,8 @@ UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
+PITCH_LAGS = (0.5, 1.3)  # a run's repeat length is looked for between these shares of its height (faces seen at
+# 45 degrees are wider than tall)
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
@@ -481,11 +483,31 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
     found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
+    pitch = tile_pitch(straight)
+    if pitch and round(width / pitch) not in {split.count for split in found}:  # seams too faint to count by
+        found.append(_split(run, profile, round(width / pitch)))
     fewer = range(max(1, found[0].count - 2), found[0].count + 1)  # two tiles' width may be the cut parts
     framed = _framed(profile, fewer, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
     return tuple(found) + _lying_splits(run, profile)
+
+
+def tile_pitch(grey_strip: np.ndarray) -> float | None:
+    """The run's repeat length in strip pixels: the lag (within PITCH_LAGS of its height) at which
+    its columns' edge strength best matches itself shifted; None when the best lag is at an end of
+    that range (no repeat inside it). Tiles repeat even where the seams between them are too faint
+    to find, as on faces seen at a steep angle."""
+    height, width = grey_strip.shape
+    edges = np.abs(cv2.Sobel(grey_strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)
+    edges -= edges.mean()
+    least, most = round(PITCH_LAGS[0] * height), min(round(PITCH_LAGS[1] * height), width // 2)
+    if most - least < 3:
+        return None
+    lags = np.arange(least, most + 1)
+    match = np.correlate(edges, edges, mode="full")[width - 1 + lags] / (width - lags)
+    best = int(np.argmax(match))
+    return float(lags[best]) if 0 < best < len(lags) - 1 else None
 
 
 def face_share(grey_strip: np.ndarray) -> float:
