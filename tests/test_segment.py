@@ -58,6 +58,12 @@ def test_faces_wider_than_tall_are_counted_by_their_repeat():
     assert 8 in [split.count for split in splits(strip, run)]
 
 
+def test_a_set_of_wide_faces_may_have_one_lying_sideways():
+    strip = _wide_faces(count=3, width=76)[:, :227]  # as long as two faces 68 wide and one lying (91 wide)
+    run = Run(((0, 0), (227, 0), (227, 64), (0, 64)), 0, 0)
+    assert {split.lying for split in splits(strip, run) if split.count == 3} >= {0, 1, 2}
+
+
 def test_a_speck_far_lower_than_the_tiles_is_not_a_run():
     small, _ = load(DATA / "row_gingham.jpg").reduced()
     runs = find_runs(small)

@@ -61,7 +61,7 @@ CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
 PITCH_LAGS = (0.5, 1.3)  # a run's repeat length is looked for between these shares of its height (faces seen at
-# 45 degrees are wider than tall)
+# 45 degrees are wider than tall); a set with a tile lying sideways may have standing faces this wide too
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
@@ -577,7 +577,7 @@ def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
     for count in LYING_SETS:
         pitch = width / (count - 1 + 1 / LYING_ASPECT)
         alone = count == 1 and 1.1 <= width / STRIP_HEIGHT <= 1 / ASPECTS[0]  # the run is the lying tile
-        if not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= ASPECTS[1]):
+        if not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= PITCH_LAGS[1]):
             continue
         for lying in range(count):
             cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
