@@ -60,7 +60,7 @@ UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
-PITCH_LAGS = (0.5, 1.3)  # a run's repeat length is looked for between these shares of its height (faces seen at
+PITCH_LAGS = (0.5, 1.15)  # a run's repeat length is looked for between these shares of its height (faces seen at
 # 45 degrees are wider than tall); a set with a tile lying sideways may have standing faces this wide too
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
