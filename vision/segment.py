@@ -475,7 +475,8 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
 
 
 def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
-    """The HYPOTHESES most seam-like ways to cut the run into tiles, best first."""
+    """The HYPOTHESES most seam-like ways to cut the run into tiles, best first, then the count its
+    repeat length gives (if not among them), the frame-cut split and the lying-tile splits."""
     straight = strip(image, run)
     lean, profile = leaning_seams(straight)
     run = replace(run, face=face_share(straight), lean=lean)
@@ -484,8 +485,9 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
                    max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
     found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
     pitch = tile_pitch(straight)
-    if pitch and round(width / pitch) not in {split.count for split in found}:  # seams too faint to count by
-        found.append(_split(run, profile, round(width / pitch)))
+    repeats = round(width / pitch) if pitch else None
+    if repeats and repeats not in {split.count for split in found}:  # where seams are too faint to count by
+        found.append(_split(run, profile, repeats))
     fewer = range(max(1, found[0].count - 2), found[0].count + 1)  # two tiles' width may be the cut parts
     framed = _framed(profile, fewer, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
