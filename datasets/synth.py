@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from datasets.artwork import Face, cache_dir, load_faces
+from scoring.tiles import Tile
 from vision.classify import CLASSES
 
 CROP_SIZE = (96, 72)  # (h, w) of the cached crops; the model input is smaller
@@ -110,10 +111,10 @@ def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | No
 def corner_index(code: str) -> str:
     """What a set prints in a face's corner: the number of a suit tile, a wind's initial, a bonus
     tile's number 1-4; dragons print none ("")."""
-    rank, suit = int(code[0]), code[1]
-    if suit == "z":
-        return "ESWN"[rank - 1] if rank <= 4 else ""
-    return str((rank - 1) % 4 + 1) if suit == "f" else str(rank)
+    tile = Tile.parse(code)
+    if tile.is_honor:
+        return "ESWN"[tile.rank - 1] if tile.is_wind else ""
+    return str(tile.number)
 
 
 def draw_index(body: np.ndarray, mark: str, rng: np.random.Generator) -> None:

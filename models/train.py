@@ -27,6 +27,7 @@ from torch import nn
 
 from datasets import real_tiles, synth
 from datasets.artwork import load_faces
+from scoring.tiles import Tile
 from vision.classify import CLASSES, preprocess
 
 MODEL_DIR = Path(__file__).resolve().parent
@@ -68,10 +69,10 @@ def factors(code: str) -> tuple[int, int]:
     """(number 0-9, family index) of a class code."""
     if code in ("back", "none"):
         return 0, FAMILIES.index(code)
-    rank, suit = int(code[0]), code[1]
-    if suit == "f":
-        return (rank - 1) % 4 + 1, FAMILIES.index("flower" if rank <= 4 else "season")
-    return (0 if suit == "z" else rank), FAMILIES.index(suit)
+    tile = Tile.parse(code)
+    if tile.is_bonus:
+        return tile.number, FAMILIES.index("flower" if tile.is_flower else "season")
+    return tile.number or 0, FAMILIES.index(code[1])
 
 
 NUMBER_OF = torch.tensor([factors(code)[0] for code in CLASSES])

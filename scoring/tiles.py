@@ -205,6 +205,14 @@ class Tile:
         return self.is_bonus and self.rank >= 5
 
     @property
+    def number(self) -> int | None:
+        """The number a set prints on the tile: a suit tile's rank, a flower's or season's 1-4 (the
+        seat it belongs to); None for an honour."""
+        if self.is_bonus:
+            return (self.rank - 1) % 4 + 1
+        return None if self.is_honor else self.rank
+
+    @property
     def is_terminal(self) -> bool:
         """1 or 9 of a suit."""
         return self.is_suited and self.rank in (1, 9)

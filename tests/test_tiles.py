@@ -22,6 +22,12 @@ def test_every_tile_round_trips_code_repr_and_unicode(code):
     assert Tile.from_unicode(tile.unicode) == tile
 
 
+@pytest.mark.parametrize("code, number", [("1m", 1), ("9s", 9), ("5p", 5), ("1z", None), ("7z", None),
+                                          ("1f", 1), ("4f", 4), ("5f", 1), ("8f", 4)])
+def test_the_number_a_set_prints(code, number):
+    assert Tile.parse(code).number == number
+
+
 @pytest.mark.parametrize(
     "char, code",
     [
