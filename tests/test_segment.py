@@ -73,6 +73,29 @@ def test_a_speck_far_lower_than_the_tiles_is_not_a_run():
     assert _sized_alike([speck]) == [speck]
 
 
+def _gingham_with_tinted_faces(fall: float) -> np.ndarray:
+    """Four yellowish-green faces with ink and a dark side wall on a cream and blue gingham,
+    the light falling off to ``fall`` of its strength at the left edge."""
+    ys, xs = np.indices((480, 640))
+    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
+    cream = np.array([228.0, 216.0, 188.0])
+    cloth = cream + share[..., None] * (np.array([70.0, 100.0, 170.0]) - cream)
+    cloth[200:300, 80:328] = (130, 30, 40)  # the side walls below the faces
+    cloth[200:280, 80:328] = (208, 217, 163)
+    for left in range(80, 328, 62):
+        cloth[200:280, left:left + 2] = (90, 90, 70)  # the seam
+        cloth[220:260, left + 18:left + 44] = (40, 40, 40)  # the ink
+    return (cloth * np.linspace(fall, 1.0, 640)[None, :, None]).astype(np.uint8)
+
+
+def test_tinted_faces_on_gingham_are_found_where_the_light_falls_off():
+    """The faces are less white than the cloth's light squares elsewhere in the photo, not than those around them."""
+    image = _gingham_with_tinted_faces(0.75)
+    (run,) = find_runs(image)
+    assert 240 < run.length < 260 and run.height > 60
+    assert splits(image, run)[0].count == 4
+
+
 def test_two_rows_are_read_top_first():
     small, _ = load(DATA / "row_green.jpg").reduced()
     two_rows = np.vstack([small, small])

@@ -28,6 +28,8 @@ PATTERN_SPECKS = 60  # this many such specks make the table patterned
 SPECK_SOLID = 0.8  # a speck fills this share of its bounding box at least (a tile face has ink holes)
 SPECK_SPREAD = 0.5  # ... and is within this share of the typical speck's area
 SPECK_OPEN = 1.6  # specks are removed by an opening this many speck sides wide
+LOCAL_REACH = 3.0  # on a patterned cloth, how white it is around a pixel is taken over this many speck sides
+LOCAL_SHARE = 0.8  # ... and a face is at least this share as white (a tinted face under a gradient of light)
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
@@ -183,16 +185,20 @@ def _closed_unlike(image: np.ndarray) -> np.ndarray:
 
 
 def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """On a checked or plaid cloth (many small bright specks among the bright pixels): the brightest
-    pixels in blobs too big to be a speck of the pattern, and what is unlike the cloth's colours
-    with the gaps closed, as on a light table (a tinted tile body can pass for the cloth's light
-    squares; its ink and side wall do not); otherwise the mask as it is."""
+    """On a checked or plaid cloth (many small bright specks among the bright pixels): the pixels
+    nearly as white as the whitest of the cloth around them (its light squares, whatever the light
+    falling across the photo; the stripes between the squares are less white) in blobs too big to
+    be a speck of the pattern, and what is unlike the cloth's colours with the gaps closed, as on a
+    light table (a tinted tile body can pass for the cloth's light squares; its ink and side wall
+    do not); otherwise the mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright = ((whiteness > brightest) * 255).astype(np.uint8)
-    speck = _speck_side(bright)
+    speck = _speck_side(((whiteness > brightest) * 255).astype(np.uint8))
     if speck is None:
         return mask
     side = round(SPECK_OPEN * speck) | 1
+    reach = round(LOCAL_REACH * speck) | 1
+    local = cv2.blur(cv2.dilate(whiteness, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))), (reach, reach))
+    bright = ((whiteness > LOCAL_SHARE * local.astype(np.float32)) & (mask > 0)).astype(np.uint8) * 255
     unlike = _closed_unlike(image)
     for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
         bright = _morphology(bright, operation, width)
