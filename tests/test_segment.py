@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Run, _ring, _sized_alike, _unlike_table, face_mask, face_share, find_runs,
-                            rectify, splits, tile_pitch)
+from vision.segment import (FACE_SIZE, Run, _ring, _sized_alike, _unlike_table, backs_possible, end_caps, face_mask,
+                            face_share, find_runs, rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -173,6 +173,17 @@ def test_a_shadow_on_the_table_is_table_but_a_tile_is_not():
     felt[60:140, 170:230] = (238, 232, 210)  # an ivory tile
     unlike = _unlike_table(felt) > 0
     assert unlike[70:130, 50:110].mean() < 0.01 and unlike[70:130, 180:220].mean() > 0.99
+
+
+def test_a_back_may_stand_beside_a_run_but_not_a_dark_stripe_of_plaid():
+    bands = (np.arange(600) - 20) // 60 % 2  # upright stripes 60 wide, dark where even
+    image = np.where(bands[None, :, None] == 0, (120, 30, 35), (200, 70, 70)).astype(np.uint8).repeat(300, axis=0)
+    image[100:180, 200:440] = (238, 232, 210)  # four faces
+    image[100:180, 440:500] = (44, 78, 160)  # a face-down tile after them; before them, a dark stripe
+    run = Run(((200, 100), (440, 100), (440, 180), (200, 180)), 0, 0)
+    before, after = end_caps(run)
+    assert stands_out(image, before) and stands_out(image, after)  # each differs from what lies beyond it
+    assert backs_possible(image, [(before, after)]) == ((False, True),)  # the stripe is one of the table's colours
 
 
 def test_tiles_on_a_white_cloth_are_found():

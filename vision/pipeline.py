@@ -18,7 +18,7 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import decode, hand_text
 from vision.io import Photo, Source, load
-from vision.segment import Quad, Split, end_caps, find_runs, rectify, splits, stands_out
+from vision.segment import Quad, Split, backs_possible, end_caps, find_runs, rectify, splits
 
 TOP_K = 3  # alternatives reported per tile
 DECODE_K = 6  # alternatives hand-aware decoding may choose from (a bonus tile's true face may rank below three used ones)
@@ -98,7 +98,7 @@ class Candidates:
     crops: tuple[np.ndarray, ...]  # one per distinct quad
     slots: tuple[int, ...]  # per quad of every split, in order: the index of its crop
     scale: float
-    caps_stand_out: tuple[tuple[bool, bool], ...]  # per run: whether each end cap differs from the table
+    caps_stand_out: tuple[tuple[bool, bool], ...]  # per run: whether a face-down tile may stand at each end cap
 
 
 @cache
@@ -114,7 +114,7 @@ def preprocess(image: Source) -> Candidates:
     grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     runs = find_runs(small)
     per_run = tuple(splits(grey, run) + end_caps(run) for run in runs)
-    stand_out = tuple((stands_out(small, caps[-2]), stands_out(small, caps[-1])) for caps in per_run)
+    stand_out = backs_possible(small, [(caps[-2], caps[-1]) for caps in per_run])
     quads = [quad for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)]
     distinct = {quad: index for index, quad in enumerate(dict.fromkeys(quads))}
     crops = tuple(rectify(photo.pixels, quad) for quad in distinct)

@@ -57,6 +57,7 @@ LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
 GROUP_GAP = 0.2  # runs closer than this share of a tile's height belong to one group
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
+CAP_UNLIKE = 0.4  # ... and the share of such a place unlike the table, at least, for a face-down tile to stand there
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
@@ -228,22 +229,44 @@ def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
 
 
 def _unlike_table(image: np.ndarray) -> np.ndarray:
-    """Pixels farther in Lab from every blend of two of the table's colours (k-means on the photo's
-    outer ring), and from each of them shading into shadow, than the ring's own pixels are, by a
-    margin: a mask of 0/255. Distances are looked up per colour cell (LAB_CELL levels a side), not
-    computed per pixel. The shadows tiles cast count as table: they neither widen tiles nor join groups."""
-    cells = cv2.cvtColor(image, cv2.COLOR_RGB2LAB) // LAB_CELL
-    ring = _ring(cells)
+    """Pixels farther in Lab from every blend of two of the table's colours, and from each of them
+    shading into shadow, than the ring's own pixels are, by a margin (`_table_colours`): a mask of
+    0/255. Distances are looked up per colour cell (LAB_CELL levels a side), not computed per pixel.
+    The shadows tiles cast count as table: they neither widen tiles nor join groups."""
+    segments, bar = _table_colours(image)
+    side = 256 // LAB_CELL
+    table = _segment_distance(LAB_CELLS, segments).reshape(side, side, side) * LAB_CELL
+    cells = _lab_cells(image)
+    return ((table[cells[..., 0], cells[..., 1], cells[..., 2]] > bar) * 255).astype(np.uint8)
+
+
+def _unlike_share(image: np.ndarray, quad: Quad, table: tuple[list, float]) -> float:
+    """The share of a quad's pixels (sampled 8x8) unlike the table (`table`: from `_table_colours`)."""
+    segments, bar = table
+    cells = _lab_cells(_warped(image, quad)).reshape(-1, 3).astype(np.float32)
+    return float((_segment_distance(cells, segments) * LAB_CELL > bar).mean())
+
+
+def _table_colours(image: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray]], float]:
+    """The table's colours as Lab segments (in colour cells; k-means on the photo's outer ring: every
+    blend of two of its colours, and each shading into shadow), and how far from all of them a colour
+    is unlike the table (Lab units): TABLE_SPREAD times the ring's own 99th percentile, or TABLE_MARGIN."""
+    ring = _ring(image, _lab_cells)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
     cv2.setRNGSeed(0)
-    _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3,
-                               cv2.KMEANS_PP_CENTERS)
-    side = 256 // LAB_CELL
+    _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
     segments = [(a, b) for i, a in enumerate(palette) for b in palette[i:]] + list(zip(palette, _shaded(palette)))
-    table = _segment_distance(LAB_CELLS, segments).reshape(side, side, side) * LAB_CELL
-    spread = float(np.percentile(table[ring[:, 0], ring[:, 1], ring[:, 2]], 99))
-    far = table[cells[..., 0], cells[..., 1], cells[..., 2]] > max(TABLE_SPREAD * spread, TABLE_MARGIN)
-    return (far * 255).astype(np.uint8)
+    side = 256 // LAB_CELL
+    counts = np.bincount((ring[:, 0].astype(np.int64) * side + ring[:, 1]) * side + ring[:, 2], minlength=side ** 3)
+    present = np.flatnonzero(counts)  # a ring has few distinct colour cells (LAB_CELLS is in this order)
+    distances = np.repeat(_segment_distance(LAB_CELLS[present], segments), counts[present])
+    spread = float(np.percentile(distances, 99)) * LAB_CELL
+    return segments, max(TABLE_SPREAD * spread, TABLE_MARGIN)
+
+
+def _lab_cells(image: np.ndarray) -> np.ndarray:
+    """Each RGB pixel's Lab colour cell (LAB_CELL levels a side)."""
+    return cv2.cvtColor(image, cv2.COLOR_RGB2LAB) // LAB_CELL
 
 
 def _shaded(palette: np.ndarray) -> np.ndarray:
@@ -600,6 +623,18 @@ def end_caps(run: Run) -> tuple[Split, Split]:
     return Split(run, (-width, 0.0), 0.0), Split(run, (1.0, 1.0 + width), 0.0)
 
 
+def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[bool, bool], ...]:
+    """For each run's two end caps, whether a face-down tile may stand there: the cap `stands_out`
+    and at least CAP_UNLIKE of it is unlike every colour of the table (beside a run on a plaid, a
+    dark square differs from the light one beyond it, yet is table)."""
+    contrast = [tuple(stands_out(image, cap) for cap in pair) for pair in caps]
+    if not any(flag for pair in contrast for flag in pair):
+        return tuple((False, False) for _ in caps)
+    table = _table_colours(image)
+    return tuple(tuple(bool(flag) and _unlike_share(image, cap.quads(1.0)[0], table) >= CAP_UNLIKE
+                       for flag, cap in zip(flags, pair)) for flags, pair in zip(contrast, caps))
+
+
 def stands_out(image: np.ndarray, cap: Split) -> bool:
     """Whether an end cap differs in colour from the table just beyond it (a back would; bare table would not)."""
     a, b = cap.cuts
@@ -609,9 +644,14 @@ def stands_out(image: np.ndarray, cap: Split) -> bool:
 
 
 def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:
+    return _warped(image, quad).reshape(-1, 3).mean(axis=0)
+
+
+def _warped(image: np.ndarray, quad: Quad) -> np.ndarray:
+    """The quad's pixels, sampled 8x8."""
     target = np.float32([[0, 0], [8, 0], [8, 8], [0, 8]])
     warp = cv2.getPerspectiveTransform(np.float32(quad), target)
-    return cv2.warpPerspective(image, warp, (8, 8), borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3).mean(axis=0)
+    return cv2.warpPerspective(image, warp, (8, 8), borderMode=cv2.BORDER_REPLICATE)
 
 
 def rectify(pixels: np.ndarray, quad: Quad, size: tuple[int, int] = FACE_SIZE) -> np.ndarray:
