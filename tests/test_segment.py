@@ -177,7 +177,8 @@ def test_a_shadow_on_the_table_is_table_but_a_tile_is_not():
 
 def test_a_back_may_stand_beside_a_run_but_not_a_dark_stripe_of_plaid():
     bands = (np.arange(600) - 20) // 60 % 2  # upright stripes 60 wide, dark where even
-    image = np.where(bands[None, :, None] == 0, (120, 30, 35), (200, 70, 70)).astype(np.uint8).repeat(300, axis=0)
+    image = np.where(bands[None, :, None] == 0, (120, 30, 35), (200, 70, 70)).astype(np.uint8)
+    image = image.repeat(300, axis=0)
     image[100:180, 200:440] = (238, 232, 210)  # four faces
     image[100:180, 440:500] = (44, 78, 160)  # a face-down tile after them; before them, a dark stripe
     run = Run(((200, 100), (440, 100), (440, 180), (200, 180)), 0, 0)

@@ -36,7 +36,8 @@ TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colo
 TABLE_SPREAD = 1.5  # ... and farther than this many times the 99th percentile of the ring's own distances
 TABLE_SHADE = 0.6  # the table in a tile's shadow: its colours with this share of their lightness and chroma
 LAB_CELL = 8  # Lab levels per colour cell when measuring distances to the table's colours
-LAB_CELLS = np.stack(np.meshgrid(*[np.arange(256 // LAB_CELL, dtype=np.float32)] * 3, indexing="ij"),
+LAB_SIDE = 256 // LAB_CELL  # colour cells along each Lab axis
+LAB_CELLS = np.stack(np.meshgrid(*[np.arange(LAB_SIDE, dtype=np.float32)] * 3, indexing="ij"),
                      axis=-1).reshape(-1, 3)  # every colour cell, in the order the distance table uses
 LIGHT_TABLE = 0.25  # the table is light (white or pale cloth) when this share of the photo's outer ring passes for face
 SMOOTH_RING = 0.02  # ... and at most this share of the ring is on an edge (tiles filling the frame make many)
@@ -234,8 +235,7 @@ def _unlike_table(image: np.ndarray) -> np.ndarray:
     0/255. Distances are looked up per colour cell (LAB_CELL levels a side), not computed per pixel.
     The shadows tiles cast count as table: they neither widen tiles nor join groups."""
     segments, bar = _table_colours(image)
-    side = 256 // LAB_CELL
-    table = _segment_distance(LAB_CELLS, segments).reshape(side, side, side) * LAB_CELL
+    table = _segment_distance(LAB_CELLS, segments).reshape(LAB_SIDE, LAB_SIDE, LAB_SIDE) * LAB_CELL
     cells = _lab_cells(image)
     return ((table[cells[..., 0], cells[..., 1], cells[..., 2]] > bar) * 255).astype(np.uint8)
 
@@ -256,8 +256,8 @@ def _table_colours(image: np.ndarray) -> tuple[list[tuple[np.ndarray, np.ndarray
     cv2.setRNGSeed(0)
     _, _, palette = cv2.kmeans(ring[::7].astype(np.float32), TABLE_COLOURS, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
     segments = [(a, b) for i, a in enumerate(palette) for b in palette[i:]] + list(zip(palette, _shaded(palette)))
-    side = 256 // LAB_CELL
-    counts = np.bincount((ring[:, 0].astype(np.int64) * side + ring[:, 1]) * side + ring[:, 2], minlength=side ** 3)
+    index = (ring[:, 0].astype(np.int64) * LAB_SIDE + ring[:, 1]) * LAB_SIDE + ring[:, 2]
+    counts = np.bincount(index, minlength=LAB_SIDE ** 3)
     present = np.flatnonzero(counts)  # a ring has few distinct colour cells (LAB_CELLS is in this order)
     distances = np.repeat(_segment_distance(LAB_CELLS[present], segments), counts[present])
     spread = float(np.percentile(distances, 99)) * LAB_CELL
