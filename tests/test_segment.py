@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -196,3 +197,24 @@ def test_rows_cut_by_the_photo_frame_are_still_found(shared_datasets):
     crop = load(shared_datasets / "real-photos" / "raw-images" / "6-3.png").pixels[5:319, 72:638]
     small, _ = load(crop).reduced()
     assert [(run.row, splits(small, run)[0].count) for run in find_runs(small)] == [(0, 8), (1, 8), (2, 8)]
+
+
+def _tilted(pixels: np.ndarray, narrowing: float) -> np.ndarray:
+    """The photo on a wider table, seen tilted away from the camera: its top edge ``narrowing`` shorter."""
+    height, width = pixels.shape[:2]
+    pad = width // 5
+    table = np.median(pixels[:5].reshape(-1, 3), axis=0).tolist()
+    canvas = cv2.copyMakeBorder(pixels, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=table)
+    corners = np.float32([[pad, pad], [pad + width, pad], [pad + width, pad + height], [pad, pad + height]])
+    seen = corners.copy()
+    seen[:2, 0] += np.float32([1, -1]) * narrowing * width / 2
+    warp = cv2.getPerspectiveTransform(corners, seen)
+    return cv2.warpPerspective(canvas, warp, canvas.shape[1::-1], borderValue=table)
+
+
+def test_the_rows_of_a_grid_seen_at_an_angle_are_found_along_its_outline(shared_datasets):
+    """A grid of four rows of nine seen tilted is a trapezoid: its row seams do not run along its
+    bounding rectangle, so they are looked for along its four sides."""
+    photo = load(shared_datasets / "real-photos" / "raw-images" / "6-1.png").pixels
+    small, _ = load(_tilted(photo, 0.15)).reduced()
+    assert [(run.row, splits(small, run)[0].count) for run in find_runs(small)] == [(row, 9) for row in range(4)]

@@ -78,6 +78,10 @@ FRAME_TOUCH = 2  # pixels: a blob or run this close to an edge of the photo is c
 FRAME_PART = 0.25  # a row the frame cuts shows this share of a row at least (less is the frame's own edge)
 FRAME_KEEP = 0.6  # ... and is kept as a band of tiles when this share of a row shows
 FRAME_PITCHES = 6  # row heights (tile widths) tried per count when the frame cuts a blob (a run)
+OUTLINE_GAIN = 0.04  # a blob's four-sided outline is tried for its rows when it covers this much more of it than
+OUTLINE_FILL = (0.9, 1.02)  # ... its rectangle does, and the blob fills this much of the outline (a grid seen at an
+COLUMNS_CLEAR = 0.01  # ... angle is a trapezoid); the rows are kept when the columns then fit at least this well
+OUTLINE_SIDE = (0.1, 0.9, 0.03)  # a side is fitted to the blob's points along this middle part of it, this near
 
 Quad = tuple[tuple[float, float], ...]  # four corners: top-left, top-right, bottom-right, bottom-left
 
@@ -291,12 +295,55 @@ def _segment_distance(pixels: np.ndarray, segments: list[tuple[np.ndarray, np.nd
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     """Runs of touching tiles in a reduced RGB image, in reading order."""
     mask = face_mask(image)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_AREA * mask.size
-    boxes = [_trimmed(mask, _corners(cv2.minAreaRect(c))) for c in contours if cv2.contourArea(c) >= min_area]
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
-    bands = [band for box in boxes for band in _row_bands(grey, box)]
+    bands = [band for c in contours if cv2.contourArea(c) >= min_area for band in _blob_rows(grey, mask, c)]
     return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
+
+
+def _blob_rows(grey: np.ndarray, mask: np.ndarray, contour: np.ndarray) -> list[Quad]:
+    """A blob's rows: cut along its rectangle, or, when the blob is a trapezoid (rows of tiles seen at
+    an angle: their row seams do not run along the rectangle), along its four-sided outline, if the
+    rows found there leave clear column seams (ink blobs on a light table do not)."""
+    rectangle = _corners(cv2.minAreaRect(contour))
+    outline = _outline(contour, rectangle)
+    area = cv2.contourArea(contour)
+    fill = area / max(1.0, cv2.contourArea(np.float32(outline)))
+    if fill - area / max(1.0, cv2.contourArea(np.float32(rectangle))) >= OUTLINE_GAIN and \
+            OUTLINE_FILL[0] <= fill <= OUTLINE_FILL[1]:
+        box = _trimmed(mask, outline)
+        rows = _row_bands(grey, box)
+        if len(rows) > 1 and _column_fit(grey, Run(box, 0, 0), len(rows)) >= COLUMNS_CLEAR:
+            return rows
+    return _row_bands(grey, _trimmed(mask, rectangle))
+
+
+def _outline(contour: np.ndarray, rectangle: Quad) -> Quad:
+    """The blob's four sides: the blob's points nearest the rectangle's corners, each side then fitted
+    as a line to the blob's points along its middle, and the lines intersected (the rectangle when a
+    side has too few points or two sides are parallel)."""
+    points = contour.reshape(-1, 2).astype(np.float32)
+    corners = [points[np.argmin(np.linalg.norm(points - corner, axis=1))] for corner in np.float32(rectangle)]
+    start, end, near = OUTLINE_SIDE
+    lines = []
+    for a, b in zip(corners, corners[1:] + corners[:1]):
+        length = float(np.linalg.norm(b - a))
+        along = (b - a) / max(length, 1e-6)
+        offset = points - a
+        t, off = offset @ along, np.abs(offset @ np.float32([-along[1], along[0]]))
+        side = points[(t > start * length) & (t < end * length) & (off < max(2.0, near * length))]
+        if len(side) < 2:
+            return rectangle
+        vx, vy, x0, y0 = cv2.fitLine(side, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    quad = []
+    for (p, v), (q, w) in zip(lines[-1:] + lines[:-1], lines):
+        system = np.array([v, -w]).T
+        if abs(np.linalg.det(system)) < 1e-6:
+            return rectangle
+        quad.append(p + np.linalg.solve(system, q - p)[0] * v)
+    return tuple((float(x), float(y)) for x, y in quad)
 
 
 def _sized_alike(boxes: list[Quad]) -> list[Quad]:
