@@ -307,16 +307,25 @@ def _blob_rows(grey: np.ndarray, mask: np.ndarray, contour: np.ndarray) -> list[
     an angle: their row seams do not run along the rectangle), along its four-sided outline, if the
     rows found there leave clear column seams (ink blobs on a light table do not)."""
     rectangle = _corners(cv2.minAreaRect(contour))
-    outline = _outline(contour, rectangle)
-    area = cv2.contourArea(contour)
-    fill = area / max(1.0, cv2.contourArea(np.float32(outline)))
-    if fill - area / max(1.0, cv2.contourArea(np.float32(rectangle))) >= OUTLINE_GAIN and \
-            OUTLINE_FILL[0] <= fill <= OUTLINE_FILL[1]:
+    outline = _trapezoid(contour, rectangle)
+    if outline is not None:
         box = _trimmed(mask, outline)
         rows = _row_bands(grey, box)
         if len(rows) > 1 and _column_fit(grey, Run(box, 0, 0), len(rows)) >= COLUMNS_CLEAR:
             return rows
     return _row_bands(grey, _trimmed(mask, rectangle))
+
+
+def _trapezoid(contour: np.ndarray, rectangle: Quad) -> Quad | None:
+    """The blob's four-sided outline when it covers OUTLINE_GAIN more of the blob than the rectangle
+    does and the blob fills it within OUTLINE_FILL; else None."""
+    area = cv2.contourArea(contour)
+    boxed = area / max(1.0, cv2.contourArea(np.float32(rectangle)))
+    if boxed > OUTLINE_FILL[1] - OUTLINE_GAIN:  # no outline can fit it that much better
+        return None
+    outline = _outline(contour, rectangle)
+    fill = area / max(1.0, cv2.contourArea(np.float32(outline)))
+    return outline if fill - boxed >= OUTLINE_GAIN and OUTLINE_FILL[0] <= fill <= OUTLINE_FILL[1] else None
 
 
 def _outline(contour: np.ndarray, rectangle: Quad) -> Quad:
