@@ -94,7 +94,7 @@ class Candidates:
     (hypotheses often share a tile: it is rectified and classified once)."""
 
     photo: Photo
-    splits: tuple[tuple[Split, ...], ...]  # per run: the hypotheses, then the two end caps
+    splits: tuple[tuple[Split, ...], ...]  # per run: the hypotheses, then the end caps where a back may stand
     crops: tuple[np.ndarray, ...]  # one per distinct quad
     slots: tuple[int, ...]  # per quad of every split, in order: the index of its crop
     scale: float
@@ -113,8 +113,10 @@ def preprocess(image: Source) -> Candidates:
     small, scale = photo.reduced()
     grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     runs = find_runs(small)
-    per_run = tuple(splits(grey, run) + end_caps(run) for run in runs)
-    stand_out = backs_possible(small, [(caps[-2], caps[-1]) for caps in per_run])
+    caps = [end_caps(run) for run in runs]
+    stand_out = backs_possible(small, caps)
+    per_run = tuple(splits(grey, run) + tuple(cap for cap, may in zip(pair, flags) if may)
+                    for run, pair, flags in zip(runs, caps, stand_out))
     quads = [quad for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)]
     distinct = {quad: index for index, quad in enumerate(dict.fromkeys(quads))}
     crops = tuple(rectify(photo.pixels, quad) for quad in distinct)
@@ -135,12 +137,13 @@ def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tupl
         for split in hypotheses:
             scored.append((split, probabilities[start:start + split.count]))
             start += split.count
-        *options, before, after = scored
-        split, rows = max(options, key=lambda item: _split_score(item[0], item[1], classes))
-        if first and _is_back(before[1], classes) and not (chosen and _overlaps(chosen[-1][0], before[0])):
+        after = scored.pop() if last else None
+        before = scored.pop() if first else None
+        split, rows = max(scored, key=lambda item: _split_score(item[0], item[1], classes))
+        if before and _is_back(before[1], classes) and not (chosen and _overlaps(chosen[-1][0], before[0])):
             chosen.append(before)
         chosen.append((split, rows))
-        if last and _is_back(after[1], classes):
+        if after and _is_back(after[1], classes):
             chosen.append(after)
     return _tiles(chosen, classes, candidates.scale / candidates.photo.zoom)
 
