@@ -1,13 +1,17 @@
 """Measure the committed tile classifier against its targets (prints numbers, asserts nothing).
 
-`python -m benchmarks.classifier_eval [--model PATH] [--synthetic N] [--hold-out-group G | --validation]`
+`python -m benchmarks.classifier_eval [--model PATH] [--synthetic N] [--scene-faces N]
+[--hold-out-group G | --validation]`
 
 Held-out real crops (the fixed split of datasets.real_tiles): top-1, top-3,
 per-class accuracy, bonus-as-bonus rate and exact bonus identity, top
 confusion pairs, accuracy per look group (body colour clusters); with
 `--hold-out-group G`, every crop of look group G (hold-out-by-set: pair it
 with a model from `python -m models.train --hold-out-group G`); a held-out
-synthetic set (fresh seed, needs the artwork installed); batch-of-20 latency.
+synthetic set (fresh seed, needs the artwork installed); the upright faces of the
+recognition benchmark's synthetic scenes, cut out at their true corners (the held-out
+art style, bodies, tables and camera without segmentation errors: the ceiling of the
+reader there); batch-of-20 latency.
 With `--validation`, the validation fold of the TRAIN part instead (pair it with
 `python -m models.train --validation`): recipes are compared there, never on the held-out crops.
 """
@@ -20,9 +24,12 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
 from datasets import real_tiles
+from datasets.scenes import SceneError, cached, load_boxes, load_specs
 from vision.classify import CLASSES, MODEL_PATH, TileClassifier
+from vision.segment import rectify
 
 BONUS = tuple(code for code in CLASSES if code.endswith("f"))
 SYNTH_SEED = 424242
@@ -88,6 +95,28 @@ def synthetic_report(classifier: TileClassifier, per_class: int) -> None:
     print(f"held-out synthetic: {len(labels)} crops, top-1 {100 * float((best == labels).mean()):.2f}%")
 
 
+def scene_faces_report(classifier: TileClassifier, count: int) -> None:
+    """Top-1 and top confusions on the upright faces of the first `count` evaluation scenes."""
+    try:
+        specs, boxes = load_specs()[:count], load_boxes()
+        crops, labels = [], []
+        for spec in specs:
+            pixels = np.asarray(Image.open(cached(spec)).convert("RGB"))
+            placed = [tile for row in spec.rows for group in row for tile in group]
+            for tile, box in zip(placed, boxes[spec.seed]):
+                if not tile.sideways:
+                    crops.append(rectify(pixels, tuple(map(tuple, box))))
+                    labels.append(tile.code)
+    except (OSError, SceneError) as error:
+        print(f"evaluation scenes' faces: skipped ({error})")
+        return
+    best = [classifier.classes[i] for i in classifier.probabilities(crops).argmax(axis=1)]
+    right = float(np.mean([a == b for a, b in zip(labels, best)]))
+    pairs = Counter((a, b) for a, b in zip(labels, best) if a != b).most_common(6)
+    print(f"evaluation scenes' faces ({len(specs)} scenes, held-out style): {len(labels)} crops, "
+          f"top-1 {100 * right:.2f}%; most confused: " + ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs))
+
+
 def timing_report(classifier: TileClassifier, model: Path) -> None:
     """Median latency of a batch of 20 crops over 50 runs; model file size."""
     rng = np.random.default_rng(0)
@@ -107,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=MODEL_PATH)
     parser.add_argument("--synthetic", type=int, default=20, help="synthetic crops per class (0: skip)")
+    parser.add_argument("--scene-faces", type=int, default=240, help="evaluation scenes whose faces to read (0: skip)")
     real_tiles.add_split_options(
         parser, "evaluate on every crop of this look group (for a model trained with the same flag)",
         "evaluate on the validation fold of TRAIN (for a model trained with the same flag)")
@@ -116,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     real_report(classifier, args.hold_out_group, args.validation)
     if args.synthetic:
         synthetic_report(classifier, args.synthetic)
+    if args.scene_faces:
+        scene_faces_report(classifier, args.scene_faces)
     timing_report(classifier, args.model)
     return 0
 
