@@ -13,7 +13,8 @@ recognition benchmark's synthetic scenes, cut out at their true corners (the hel
 art style, bodies, tables and camera without segmentation errors: the ceiling of the
 reader there); batch-of-20 latency.
 With `--validation`, the validation fold of the TRAIN part instead (pair it with
-`python -m models.train --validation`): recipes are compared there, never on the held-out crops.
+`python -m models.train --validation`) and the faces of development scenes: recipes are
+compared there, never on the held-out crops or the evaluation scenes.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ import numpy as np
 from PIL import Image
 
 from datasets import real_tiles
-from datasets.scenes import SceneError, cached, load_boxes, load_specs
+from benchmarks.recognition import DEV_SEED
+from datasets.scenes import SceneError, cached, load_boxes, load_specs, make_specs, tile_boxes
 from vision.classify import CLASSES, MODEL_PATH, TileClassifier
 from vision.segment import rectify
 
@@ -95,10 +97,15 @@ def synthetic_report(classifier: TileClassifier, per_class: int) -> None:
     print(f"held-out synthetic: {len(labels)} crops, top-1 {100 * float((best == labels).mean()):.2f}%")
 
 
-def scene_faces_report(classifier: TileClassifier, count: int) -> None:
-    """Top-1 and top confusions on the upright faces of the first `count` evaluation scenes."""
+def scene_faces_report(classifier: TileClassifier, count: int, development: bool) -> None:
+    """Top-1 and top confusions on the upright faces of the first `count` evaluation scenes
+    (with `development`, of as many development scenes: for comparing recipes)."""
     try:
-        specs, boxes = load_specs()[:count], load_boxes()
+        if development:
+            specs = make_specs(count, DEV_SEED)
+            boxes = {spec.seed: tile_boxes(spec) for spec in specs}
+        else:
+            specs, boxes = load_specs()[:count], load_boxes()
         crops, labels = [], []
         for spec in specs:
             pixels = np.asarray(Image.open(cached(spec)).convert("RGB"))
@@ -113,7 +120,8 @@ def scene_faces_report(classifier: TileClassifier, count: int) -> None:
     best = [classifier.classes[i] for i in classifier.probabilities(crops).argmax(axis=1)]
     right = float(np.mean([a == b for a, b in zip(labels, best)]))
     pairs = Counter((a, b) for a, b in zip(labels, best) if a != b).most_common(6)
-    print(f"evaluation scenes' faces ({len(specs)} scenes, held-out style): {len(labels)} crops, "
+    which = "development" if development else "evaluation"
+    print(f"{which} scenes' faces ({len(specs)} scenes, held-out style): {len(labels)} crops, "
           f"top-1 {100 * right:.2f}%; most confused: " + ", ".join(f"{a}->{b} {n}" for (a, b), n in pairs))
 
 
@@ -147,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.synthetic:
         synthetic_report(classifier, args.synthetic)
     if args.scene_faces:
-        scene_faces_report(classifier, args.scene_faces)
+        scene_faces_report(classifier, args.scene_faces, args.validation)
     timing_report(classifier, args.model)
     return 0
 
