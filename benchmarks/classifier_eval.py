@@ -28,8 +28,8 @@ import numpy as np
 from PIL import Image
 
 from datasets import real_tiles
-from benchmarks.recognition import DEV_SEED
-from datasets.scenes import SceneError, cached, load_boxes, load_specs, make_specs, tile_boxes
+from benchmarks.recognition import scene_specs
+from datasets.scenes import SceneError, cached
 from vision.classify import CLASSES, MODEL_PATH, TileClassifier
 from vision.segment import rectify
 
@@ -101,11 +101,7 @@ def scene_faces_report(classifier: TileClassifier, count: int, development: bool
     """Top-1 and top confusions on the upright faces of the first `count` evaluation scenes
     (with `development`, of as many development scenes: for comparing recipes)."""
     try:
-        if development:
-            specs = make_specs(count, DEV_SEED)
-            boxes = {spec.seed: tile_boxes(spec) for spec in specs}
-        else:
-            specs, boxes = load_specs()[:count], load_boxes()
+        specs, boxes = scene_specs(count, development)
         crops, labels = [], []
         for spec in specs:
             pixels = np.asarray(Image.open(cached(spec)).convert("RGB"))

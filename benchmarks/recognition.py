@@ -34,7 +34,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
-from datasets.scenes import LIGHT_TABLES, cached, load_boxes, load_specs, make_specs, tile_boxes
+from datasets.scenes import LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, tile_boxes
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
 BIG_PHOTO = ("1-1.jpg", (4000, 3000))
@@ -176,14 +176,20 @@ def detector_truth(truth: Sequence[str]) -> tuple[str, ...]:
     return tuple(UNKNOWN if code == "back" or code.endswith("f") else code for code in truth)
 
 
-def scene_samples(count: int | None, dev: bool = False, table: str | None = None) -> list[Sample]:
-    """The committed evaluation scenes (the first `count`), or with `dev` `count` development
-    scenes drawn the same way from another master seed (all on `table`, if given): for tuning, never reported."""
+def scene_specs(count: int | None, dev: bool = False,
+                table: str | None = None) -> tuple[list[SceneSpec], dict[int, list[list[list[int]]]]]:
+    """(specs, each seed's tile corners) of the committed evaluation scenes (the first `count`), or
+    with `dev` of `count` development scenes drawn the same way from another master seed (all on
+    `table`, if given): for tuning, never reported."""
     if dev:
         specs = [replace(spec, background=table or spec.background) for spec in make_specs(count or 60, DEV_SEED)]
-        boxes = {spec.seed: tile_boxes(spec) for spec in specs}
-    else:
-        specs, boxes = load_specs()[:count], load_boxes()
+        return specs, {spec.seed: tile_boxes(spec) for spec in specs}
+    return load_specs()[:count], load_boxes()
+
+
+def scene_samples(count: int | None, dev: bool = False, table: str | None = None) -> list[Sample]:
+    """The scenes of `scene_specs` as samples."""
+    specs, boxes = scene_specs(count, dev, table)
     return [Sample(f"scene-{s.seed}", cached(s), tuple(c for row in s.labels for c in row),
                    tuple(tuple(map(tuple, box)) for box in boxes[s.seed])) for s in specs]
 
