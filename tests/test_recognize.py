@@ -45,6 +45,39 @@ def test_synthetic_scenes_read_exactly(recognize, path, hand):
     assert lying == ([12] if path.name == "row_wood.jpg" else [])
 
 
+def test_a_concealed_kong_shown_with_two_backs_is_read_as_one(recognize):
+    result = recognize(DATA / "row_kong.jpg")
+    assert result.codes == (*_codes("123m456p789s55z"), "back", "2s", "2s", "back")
+    assert result.hand == "123m 456p 789s 55z (2222s)"
+
+
+def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
+    from vision.pipeline import _back, classifier
+    from vision.segment import Run, end_caps
+
+    classes = classifier().classes
+    cap, _ = end_caps(Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0))
+
+    def row(**probabilities):
+        values = np.full(len(classes), 0.001)
+        for code, p in probabilities.items():
+            values[classes.index(code)] = p
+        return values[None, :]
+
+    flat = np.full((128, 96, 3), (90, 50, 120), np.uint8)  # a back of a colour never trained on
+    inked = flat.copy()
+    for y in range(20, 100, 12):
+        inked[y:y + 6, 10:86] = 240  # strokes of ink (light on this colour)
+    unsure = row(back=0.45, none=0.53)
+    kept = _back(cap, unsure, flat, classes)
+    assert kept is not None and classes[int(np.argmax(kept[1][0]))] == "back" and kept[1][0][classes.index("none")] == 0
+    assert _back(cap, unsure, inked, classes) is None  # not one colour
+    assert _back(cap, row(back=0.3, none=0.3, **{"5z": 0.38}), flat, classes) is None  # maybe a blank white dragon
+    assert _back(cap, row(back=0.01, none=0.98), flat, classes) is None  # never taken for a back
+    sure = row(back=0.9)
+    assert _back(cap, sure, inked, classes)[1] is sure
+
+
 def test_sample_hand_is_a_complete_winning_hand(recognize):
     from scoring.decompose import decompose
     from scoring.hand import Hand

@@ -8,7 +8,7 @@ import pytest
 
 from vision.io import load
 from vision.segment import (FACE_SIZE, Run, _ring, _sized_alike, _unlike_table, backs_possible, end_caps, face_mask,
-                            face_share, find_runs, rectify, splits, stands_out, tile_pitch)
+                            face_share, find_runs, flat_share, rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -186,6 +186,19 @@ def test_a_back_may_stand_beside_a_run_but_not_a_dark_stripe_of_plaid():
     before, after = end_caps(run)
     assert stands_out(image, before) and stands_out(image, after)  # each differs from what lies beyond it
     assert backs_possible(image, [(before, after)]) == ((False, True),)  # the stripe is one of the table's colours
+
+
+def test_a_face_down_tile_is_flat_a_face_or_a_crop_over_the_table_is_not():
+    back = np.full((128, 96, 3), (24, 24, 32), np.uint8)
+    back[112:] = (230, 226, 214)  # the side wall below, left out
+    assert flat_share(back) == 1.0
+    face = np.full((128, 96, 3), (238, 232, 210), np.uint8)
+    for y in (30, 64, 98):
+        cv2.circle(face, (48, y), 14, (30, 90, 40), -1)
+    assert flat_share(face) < 0.8
+    beside = back.copy()
+    beside[:, :40] = (40, 110, 60)  # half of it table
+    assert flat_share(beside) < 0.8
 
 
 def test_tiles_on_a_white_cloth_are_found():

@@ -18,11 +18,14 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import decode, hand_text
 from vision.io import Photo, Source, load
-from vision.segment import Quad, Split, backs_possible, end_caps, find_runs, rectify, splits
+from vision.segment import Quad, Split, backs_possible, end_caps, find_runs, flat_share, rectify, splits
 
 TOP_K = 3  # alternatives reported per tile
 DECODE_K = 6  # alternatives hand-aware decoding may choose from (a bonus tile's true face may rank below three used ones)
-BACK_SURE = 0.75  # a place beside a run holds a face-down tile only when this sure
+BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure of it
+NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
+BACK_LEAST = 0.05  # ... and the place is one flat colour:
+BACK_FLAT = 0.8  # ... this share of it (`flat_share`)
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
 
@@ -129,21 +132,21 @@ def infer(candidates: Candidates) -> np.ndarray:
 
 
 def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> tuple[RecognizedTile, ...]:
-    """Choose each run's split, drop non-tiles, decode the hand."""
+    """Choose each run's split, keep the face-down tiles at its ends, drop non-tiles, decode the hand."""
     chosen: list[tuple[Split, np.ndarray]] = []
     start = 0
     for hypotheses, (first, last) in zip(candidates.splits, candidates.caps_stand_out):
         scored = []
         for split in hypotheses:
-            scored.append((split, probabilities[start:start + split.count]))
+            scored.append((split, probabilities[start:start + split.count], candidates.crops[candidates.slots[start]]))
             start += split.count
-        after = scored.pop() if last else None
-        before = scored.pop() if first else None
-        split, rows = max(scored, key=lambda item: _split_score(item[0], item[1], classes))
-        if before and _is_back(before[1], classes) and not (chosen and _overlaps(chosen[-1][0], before[0])):
+        after = _back(*scored.pop(), classes) if last else None
+        before = _back(*scored.pop(), classes) if first else None
+        split, rows, _ = max(scored, key=lambda item: _split_score(item[0], item[1], classes))
+        if before and not (chosen and _overlaps(chosen[-1][0], before[0])):
             chosen.append(before)
         chosen.append((split, rows))
-        if after and _is_back(after[1], classes):
+        if after:
             chosen.append(after)
     return _tiles(chosen, classes, candidates.scale / candidates.photo.zoom)
 
@@ -156,9 +159,22 @@ def _overlaps(earlier: Split, cap: Split) -> bool:
     )
 
 
-def _is_back(rows: np.ndarray, classes: tuple[str, ...]) -> bool:
-    """Whether an end cap's crop is confidently a face-down tile."""
-    return "back" in classes and float(rows[0][classes.index("back")]) >= BACK_SURE
+def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
+    """An end cap as a face-down tile, or None: the classifier is BACK_SURE of it, or it is no face
+    (`back` and `none` together NO_FACE, `back` at least BACK_LEAST) and one flat colour (backs of a
+    colour the classifier never saw read as `none` about as often as `back`); then its row reads
+    `back` (`none` dropped)."""
+    if "back" not in classes or "none" not in classes:
+        return None
+    back, none = classes.index("back"), classes.index("none")
+    row = rows[0]
+    if row[back] >= BACK_SURE:
+        return cap, rows
+    if row[back] < BACK_LEAST or row[back] + row[none] < NO_FACE or flat_share(crop) < BACK_FLAT:
+        return None
+    tile = row.copy()
+    tile[none] = 0.0
+    return cap, (tile / tile.sum())[None, :]
 
 
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:

@@ -59,6 +59,8 @@ GROUP_GAP = 0.2  # runs closer than this share of a tile's height belong to one 
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 CAP_UNLIKE = 0.4  # ... and the share of such a place unlike the table, at least, for a face-down tile to stand there
+FLAT_LEVELS = 25  # 0-255 per channel: a face-down tile's pixels are this close to their median colour
+FLAT_MARGINS = (0.08, 0.15)  # shares of a crop left out when judging its flatness: top and sides, bottom (side wall)
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
@@ -697,6 +699,20 @@ def stands_out(image: np.ndarray, cap: Split) -> bool:
     beyond = Split(cap.run, (b, 2 * b - a) if a >= 1.0 else (2 * a - b, a), 0.0)
     means = [_mean_colour(image, split.quads(1.0)[0]) for split in (cap, beyond)]
     return float(np.abs(means[0] - means[1]).max()) >= CAP_CONTRAST
+
+
+def flat_share(crop: np.ndarray) -> float:
+    """The share of a rectified crop's inner pixels within FLAT_LEVELS of their median colour in
+    every channel (its margins and the side wall below are left out): near 1 for a face-down tile,
+    whatever its colour; low for a face with ink or a crop reaching over a patterned table."""
+    height, width = crop.shape[:2]
+    edge, bottom = FLAT_MARGINS
+    inner = crop[round(edge * height):round((1 - bottom) * height), round(edge * width):round((1 - edge) * width)]
+    pixels = inner.reshape(-1, inner.shape[-1]).astype(np.int16)
+    if not len(pixels):
+        return 0.0
+    median = np.median(pixels, axis=0)
+    return float((np.abs(pixels - median).max(axis=1) < FLAT_LEVELS).mean())
 
 
 def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:

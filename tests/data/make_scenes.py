@@ -3,11 +3,12 @@
 Tiles are ivory faces carrying glyphs of the OFL font Noto Sans Symbols 2,
 standing touching in rows on a plain table, seen slightly from above; nothing
 is copied from other artwork. ``python tests/data/make_scenes.py`` rewrites
-every file listed in SCENES.
+every file listed in SCENES (``... make_scenes.py row_kong`` only those whose path holds ``row_kong``).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +27,7 @@ DEPTH = 14  # visible tile thickness below the face
 @dataclass(frozen=True)
 class Scene:
     """A scene file: groups of tiles (a gap between groups; ``*`` after a digit: that tile lies
-    sideways), colours, a tilt and a scale."""
+    sideways; ``-`` at a group's ends: a face-down tile there), colours, a tilt and a scale."""
 
     path: str
     groups: tuple[str, ...]
@@ -35,6 +36,7 @@ class Scene:
     turn: float = 0.0  # degrees, in the image plane
     scale: float = 1.0
     check: int = 0  # pixels: a gingham cloth's band width (the table colour over white), 0 for a plain table
+    back: tuple[int, int, int] = (30, 30, 36)  # the colour of a face-down tile
 
 
 SCENES = (
@@ -43,6 +45,8 @@ SCENES = (
     Scene("tests/data/row_white.jpg", ("789m", "123s", "444p", "345s", "66z"), (236, 236, 232), (238, 226, 196), turn=-4),
     Scene("tests/data/row_gingham.jpg", ("234p", "567s", "888m", "11z"), (70, 100, 170), (176, 206, 168), turn=3,
           check=14),
+    Scene("tests/data/row_kong.jpg", ("123m", "456p", "789s", "55z", "-22s-"), (40, 110, 60), (250, 244, 225),
+          turn=-3),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
@@ -56,25 +60,30 @@ def _glyph(code: str, height: int) -> Image.Image:
     return canvas.crop(canvas.getbbox())
 
 
-def _tile(code: str, body: tuple[int, int, int], scale: float) -> Image.Image:
-    """One standing tile: the face above a slightly darker visible thickness."""
-    width, height, depth = (round(v * scale) for v in (*FACE, DEPTH))
+def _tile(code: str | None, scene: Scene) -> Image.Image:
+    """One standing tile: the face (or, for code None, the back) above a slightly darker visible thickness."""
+    body = scene.body
+    width, height, depth = (round(v * scene.scale) for v in (*FACE, DEPTH))
     tile = Image.new("RGB", (width, height + depth), tuple(int(c * 0.8) for c in body))
-    face = Image.new("RGB", (width, height), body)
-    ink = _glyph(code, height).resize((width - 6, height - 6), Image.LANCZOS)
-    colour = Image.new("RGB", ink.size, (20, 70, 40) if code[-1] in "sp" else (30, 30, 30))
-    face.paste(colour, (3, 3), ink)
+    face = Image.new("RGB", (width, height), body if code else scene.back)
+    if code:
+        ink = _glyph(code, height).resize((width - 6, height - 6), Image.LANCZOS)
+        colour = Image.new("RGB", ink.size, (20, 70, 40) if code[-1] in "sp" else (30, 30, 30))
+        face.paste(colour, (3, 3), ink)
     tile.paste(face, (0, 0))
     draw = ImageDraw.Draw(tile)
-    draw.line([(0, 0), (0, height + depth)], fill=tuple(int(c * 0.55) for c in body), width=max(1, round(scale)))
+    draw.line([(0, 0), (0, height + depth)], fill=tuple(int(c * 0.55) for c in body), width=max(1, round(scene.scale)))
     return tile
 
 
 def _group(text: str, scene: Scene) -> list[Image.Image]:
-    """The tiles of one group, a lying one turned a quarter."""
-    lying = {sum(c.isdigit() for c in text[:at]) - 1 for at, c in enumerate(text) if c == "*"}
-    tiles = [_tile(tile.code, scene.body, scene.scale) for tile in parse_tiles(text.replace("*", ""))]
-    return [tile.rotate(90, expand=True) if k in lying else tile for k, tile in enumerate(tiles)]
+    """The tiles of one group, a lying one turned a quarter, face-down ones at its ends."""
+    faces = text.strip("-")
+    lying = {sum(c.isdigit() for c in faces[:at]) - 1 for at, c in enumerate(faces) if c == "*"}
+    tiles = [_tile(tile.code, scene) for tile in parse_tiles(faces.replace("*", ""))]
+    tiles = [tile.rotate(90, expand=True) if k in lying else tile for k, tile in enumerate(tiles)]
+    before, after = len(text) - len(text.lstrip("-")), len(text) - len(text.rstrip("-"))
+    return [_tile(None, scene)] * before + tiles + [_tile(None, scene)] * after
 
 
 def render(scene: Scene) -> Image.Image:
@@ -122,12 +131,14 @@ def _camera(pixels: np.ndarray, turn: float) -> Image.Image:
     return Image.fromarray(np.clip(out + noise, 0, 255).astype(np.uint8))
 
 
-def main() -> None:
+def main(only: str | None = None) -> None:
     for scene in SCENES:
+        if only and only not in scene.path:
+            continue
         path = ROOT / scene.path
         render(scene).save(path, quality=88) if path.suffix == ".jpg" else render(scene).save(path, optimize=True)
         print(path, path.stat().st_size)
 
 
 if __name__ == "__main__":
-    main()
+    main(*sys.argv[1:2])
