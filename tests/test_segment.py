@@ -188,6 +188,16 @@ def test_a_back_may_stand_beside_a_run_but_not_a_dark_stripe_of_plaid():
     assert backs_possible(image, [(before, after)]) == ((False, True),)  # the stripe is one of the table's colours
 
 
+def test_a_back_wider_than_the_place_beside_a_run_may_still_stand_there():
+    image = np.full((300, 700, 3), (40, 110, 60), np.uint8)  # plain felt: flat, but the table
+    image[100:180, 200:440] = (238, 232, 210)  # four faces
+    image[100:180, 440:540] = (24, 24, 32)  # a face-down tile wider than the place checked beside them
+    run = Run(((200, 100), (440, 100), (440, 180), (200, 180)), 0, 0)
+    before, after = end_caps(run)
+    assert not stands_out(image, after)  # what lies beyond is mostly the same back
+    assert backs_possible(image, [(before, after)]) == ((False, True),)
+
+
 def test_a_face_down_tile_is_flat_a_face_or_a_crop_over_the_table_is_not():
     back = np.full((128, 96, 3), (24, 24, 32), np.uint8)
     back[112:] = (230, 226, 214)  # the side wall below, left out

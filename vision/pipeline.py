@@ -18,14 +18,13 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import decode, hand_text
 from vision.io import Photo, Source, load
-from vision.segment import Quad, Split, backs_possible, end_caps, find_runs, flat_share, rectify, splits
+from vision.segment import FLAT_SHARE, Quad, Split, backs_possible, end_caps, find_runs, flat_share, rectify, splits
 
 TOP_K = 3  # alternatives reported per tile
 DECODE_K = 6  # alternatives hand-aware decoding may choose from (a bonus tile's true face may rank below three used ones)
 BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure of it
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
-BACK_LEAST = 0.05  # ... and the place is one flat colour:
-BACK_FLAT = 0.8  # ... this share of it (`flat_share`)
+BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
 
@@ -170,7 +169,7 @@ def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ..
     row = rows[0]
     if row[back] >= BACK_SURE:
         return cap, rows
-    if row[back] < BACK_LEAST or row[back] + row[none] < NO_FACE or flat_share(crop) < BACK_FLAT:
+    if row[back] < BACK_LEAST or row[back] + row[none] < NO_FACE or flat_share(crop) < FLAT_SHARE:
         return None
     tile = row.copy()
     tile[none] = 0.0

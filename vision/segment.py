@@ -61,6 +61,8 @@ CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-
 CAP_UNLIKE = 0.4  # ... and the share of such a place unlike the table, at least, for a face-down tile to stand there
 FLAT_LEVELS = 25  # 0-255 per channel: a face-down tile's pixels are this close to their median colour
 FLAT_MARGINS = (0.08, 0.15)  # shares of a crop left out when judging its flatness: top and sides, bottom (side wall)
+FLAT_SHARE = 0.8  # ... and a face-down tile is flat over this share of the rest, at least
+FLAT_SAMPLE = (24, 32)  # width, height a place beside a run is sampled at to judge its flatness
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
@@ -683,14 +685,15 @@ def end_caps(run: Run) -> tuple[Split, Split]:
 
 def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[bool, bool], ...]:
     """For each run's two end caps, whether a face-down tile may stand there: the cap `stands_out`
-    and at least CAP_UNLIKE of it is unlike every colour of the table (beside a run on a plaid, a
-    dark square differs from the light one beyond it, yet is table)."""
-    contrast = [tuple(stands_out(image, cap) for cap in pair) for pair in caps]
-    if not any(flag for pair in contrast for flag in pair):
+    or is one flat colour (a back wider than the cap, or its shadow, leaves little table beyond
+    it), and at least CAP_UNLIKE of it is unlike every colour of the table (beside a run on a plaid,
+    a dark square differs from the light one beyond it, yet is table)."""
+    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap) for cap in pair) for pair in caps]
+    if not any(flag for pair in candidates for flag in pair):
         return tuple((False, False) for _ in caps)
     table = _table_colours(image)
     return tuple(tuple(bool(flag) and _unlike_share(image, cap.quads(1.0)[0], table) >= CAP_UNLIKE
-                       for flag, cap in zip(flags, pair)) for flags, pair in zip(contrast, caps))
+                       for flag, cap in zip(flags, pair)) for flags, pair in zip(candidates, caps))
 
 
 def stands_out(image: np.ndarray, cap: Split) -> bool:
@@ -713,6 +716,11 @@ def flat_share(crop: np.ndarray) -> float:
         return 0.0
     median = np.median(pixels, axis=0)
     return float((np.abs(pixels - median).max(axis=1) < FLAT_LEVELS).mean())
+
+
+def _flat_place(image: np.ndarray, cap: Split) -> bool:
+    """Whether an end cap of the reduced image is one flat colour (`flat_share`, sampled FLAT_SAMPLE)."""
+    return flat_share(rectify(image, cap.quads(1.0)[0], FLAT_SAMPLE)) >= FLAT_SHARE
 
 
 def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:
