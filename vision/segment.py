@@ -684,11 +684,12 @@ def end_caps(run: Run) -> tuple[Split, Split]:
 
 
 def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[bool, bool], ...]:
-    """For each run's two end caps, whether a face-down tile may stand there: the cap `stands_out`
-    or is one flat colour (a back wider than the cap, or its shadow, leaves little table beyond
-    it), and at least CAP_UNLIKE of it is unlike every colour of the table (beside a run on a plaid,
-    a dark square differs from the light one beyond it, yet is table)."""
-    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap) for cap in pair) for pair in caps]
+    """For each run's two end caps, whether a face-down tile may stand there: the cap `stands_out`,
+    or is one flat colour unlike the photo's outer ring (a back wider than the cap, or its shadow,
+    leaves little table beyond it), and at least CAP_UNLIKE of it is unlike every colour of the
+    table (beside a run on a plaid, a dark square differs from the light one beyond it, yet is table)."""
+    edge = np.median(_ring(image)[::7], axis=0)
+    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) for cap in pair) for pair in caps]
     if not any(flag for pair in candidates for flag in pair):
         return tuple((False, False) for _ in caps)
     table = _table_colours(image)
@@ -718,9 +719,13 @@ def flat_share(crop: np.ndarray) -> float:
     return float((np.abs(pixels - median).max(axis=1) < FLAT_LEVELS).mean())
 
 
-def _flat_place(image: np.ndarray, cap: Split) -> bool:
-    """Whether an end cap of the reduced image is one flat colour (`flat_share`, sampled FLAT_SAMPLE)."""
-    return flat_share(rectify(image, cap.quads(1.0)[0], FLAT_SAMPLE)) >= FLAT_SHARE
+def _flat_place(image: np.ndarray, cap: Split, edge: np.ndarray) -> bool:
+    """Whether an end cap of the reduced image is one flat colour (`flat_share`, sampled FLAT_SAMPLE)
+    at least CAP_CONTRAST from the ``edge`` colour (bare table is flat too)."""
+    place = rectify(image, cap.quads(1.0)[0], FLAT_SAMPLE)
+    if float(np.abs(place.reshape(-1, 3).mean(axis=0) - edge).max()) < CAP_CONTRAST:
+        return False
+    return flat_share(place) >= FLAT_SHARE
 
 
 def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:
