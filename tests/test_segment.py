@@ -222,6 +222,22 @@ def test_rows_cut_by_the_photo_frame_are_still_found(shared_datasets):
     assert [(run.row, splits(small, run)[0].count) for run in find_runs(small)] == [(0, 8), (1, 8), (2, 8)]
 
 
+def _rows_of(shared_datasets, name: str, x: int, y: int, width: int, height: int) -> list[int]:
+    crop = load(shared_datasets / "real-photos" / "raw-images" / name).pixels[y:y + height, x:x + width]
+    small, _ = load(crop).reduced()
+    return [run.row for run in find_runs(small)]
+
+
+def test_a_grid_filling_the_frame_is_cut_at_clear_row_seams_where_its_columns_are_faint(shared_datasets):
+    """White tiles packed tight: the column seams fit one row about as badly as three, but the frame cuts
+    the grid, so it is a grid of tiles, and its clear row seams decide."""
+    assert _rows_of(shared_datasets, "6-1.png", 62, 38, 573, 237) == [0, 1, 2]
+
+
+def test_a_grid_with_faint_row_seams_is_cut_where_its_columns_fit_the_rows_far_better(shared_datasets):
+    assert _rows_of(shared_datasets, "6-2.png", 20, 33, 617, 258) == [0, 1, 2]
+
+
 def _tilted(pixels: np.ndarray, narrowing: float) -> np.ndarray:
     """The photo on a wider table, seen tilted away from the camera: its top edge ``narrowing`` shorter."""
     height, width = pixels.shape[:2]

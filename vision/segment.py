@@ -78,6 +78,7 @@ GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams bet
 ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at for row seams
 GRID_SPREAD = 0.25  # looking for the rows of a blob (and how its columns then fit), cuts are freer: a rough fit
 ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
+ROWS_BY_COLUMNS = 3.0  # ... or where its columns fit cells of those rows this many times better than one row
 FRAME_TOUCH = 2  # pixels: a blob or run this close to an edge of the photo is cut by the frame there
 FRAME_PART = 0.25  # a row the frame cuts shows this share of a row at least (less is the frame's own edge)
 FRAME_KEEP = 0.6  # ... and is kept as a band of tiles when this share of a row shows
@@ -411,9 +412,26 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     if framed and framed[0] >= ROW_SEAM and framed[0] > best.seam:
         _, cuts, pitch = framed
         return [_band(box, a / height, b / height) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]
-    if fewest == 1 and (best.seam < ROW_SEAM or _column_fit(image, run, best.count) < _column_fit(image, run, 1)):
+    if fewest == 1 and not _rows_clear(image, run, best, framed is not None):
         return [box]
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
+
+
+def _rows_clear(grey: np.ndarray, run: Run, rows: Split, framed: bool) -> bool:
+    """Whether a blob that may be one row holds ``rows``: its row seams are clear and its columns fit
+    cells of those rows' height at least as well as the whole height (an ink stroke across one tile
+    is a row seam too), unless the photo's edge cuts the blob (tiles filling the frame: where their
+    column seams are too faint to fit either way, the row seams decide); or, where the row seams are
+    faint but still stronger than anything inside the rows, the columns fit those cells
+    ROWS_BY_COLUMNS times better than one row (and clearly)."""
+    if rows.seam <= 0:
+        return False
+    if rows.seam >= ROW_SEAM and framed:
+        return True
+    fit, alone = _column_fit(grey, run, rows.count), _column_fit(grey, run, 1)
+    if rows.seam >= ROW_SEAM:
+        return fit >= alone
+    return fit >= ROWS_BY_COLUMNS * max(alone, COLUMNS_CLEAR)
 
 
 def _cut_by_frame(box: Quad, size: int, axis: int) -> tuple[bool, bool]:
