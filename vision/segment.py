@@ -16,6 +16,7 @@ whose crops look most like tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Callable, Sequence
 
 import cv2
@@ -51,7 +52,7 @@ TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob 
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading)
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
-HYPOTHESES = 4  # tile counts kept per run for the classifier to settle
+HYPOTHESES = 3  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
@@ -654,19 +655,27 @@ def _best_cuts(profile: np.ndarray, widths: Sequence[tuple[int, int]]) -> list[i
     maximum forward, then the cuts traced back)."""
     width = len(profile)
     gain = np.append(profile, 0.0).astype(np.float32)
-    scores = [np.full(width + 1, UNREACHABLE, np.float32)]
-    scores[0][0] = 0.0
+    reach = max(most for _, most in widths)
+    padded = np.full((1, reach + width + 1), UNREACHABLE, np.float32)  # scores after `reach` unreachable places
+    padded[0, reach] = 0.0
+    scores = []  # before each tile: the best sum of seams with a cut at each position
     for least, most in widths:
-        padded = np.append(np.full(most, UNREACHABLE, np.float32), scores[-1])[None, :]
-        kernel = np.ones((1, most - least + 1), np.uint8)  # best of score[c - most .. c - least]
-        best = cv2.dilate(padded, kernel, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT, borderValue=UNREACHABLE)
-        scores.append(best[0, :width + 1] + gain)
+        scores.append(padded[0, reach:].copy())
+        best = cv2.dilate(padded[:, reach - most:], _row_kernel(most - least + 1), anchor=(0, 0),
+                          borderType=cv2.BORDER_CONSTANT, borderValue=UNREACHABLE)  # best of score[c - most .. c - least]
+        padded[0, reach:] = best[0, :width + 1] + gain
     cuts = [width]
-    for (least, most), score in zip(reversed(widths), reversed(scores[:-1])):
+    for (least, most), score in zip(reversed(widths), reversed(scores)):
         end = cuts[-1]
-        starts = np.arange(max(0, end - most), end - least + 1)
-        cuts.append(int(starts[np.argmax(score[starts])]))
+        first = max(0, end - most)
+        cuts.append(first + int(np.argmax(score[first:end - least + 1])))
     return cuts[::-1]
+
+
+@cache
+def _row_kernel(length: int) -> np.ndarray:
+    """A one-row structuring element ``length`` wide."""
+    return np.ones((1, length), np.uint8)
 
 
 def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
