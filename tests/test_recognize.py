@@ -107,6 +107,17 @@ def test_a_row_cut_by_the_photo_edges_keeps_its_whole_tiles(recognize, shared_da
     assert "2s 3s 4s 5s 6s 7s 8s" in codes
 
 
+def test_rows_the_frame_cuts_at_both_ends_are_cut_at_their_repeat(recognize, shared_datasets):
+    """A crop of 6-4.png (four rows of 1p..9p) through its 3p and 9p columns: the seams between these
+    white tiles are faint, so the whole tiles are counted from the row's repeat length."""
+    from vision.io import load
+
+    pixels = load(shared_datasets / "real-photos" / "raw-images" / "6-4.png").pixels[71:327, 120:632]
+    result = recognize(pixels)
+    rows = [" ".join(t.tile for t in result.tiles if t.row == row) for row in (0, 1)]
+    assert all("3p 4p 5p 6p 7p 8p" in row for row in rows), rows
+
+
 def test_exif_rotated_photo_reads_the_same(recognize):
     path = DATA / "row_green.jpg"
     upright = recognize(path)

@@ -442,7 +442,7 @@ def _cut_by_frame(box: Quad, size: int, axis: int) -> tuple[bool, bool]:
     return (max(box[i][axis] for i in start) <= FRAME_TOUCH, min(box[i][axis] for i in end) >= size - 1 - FRAME_TOUCH)
 
 
-def _framed(profile: np.ndarray, counts: range, cut: tuple[bool, bool],
+def _framed(profile: np.ndarray, counts: Sequence[int], cut: tuple[bool, bool],
             spread: float) -> tuple[float, list[int], float] | None:
     """The best pieces (score, cuts, pitch) when the frame cuts a blob or a run: ``count`` whole rows
     or tiles, plus a part of one at each cut end; None when the frame cuts neither end."""
@@ -596,8 +596,9 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     repeats = round(width / pitch) if pitch else None
     if repeats and repeats not in {split.count for split in found}:  # where seams are too faint to count by
         found.append(_split(run, profile, repeats))
-    fewer = range(max(1, found[0].count - 2), found[0].count + 1)  # two tiles' width may be the cut parts
-    framed = _framed(profile, fewer, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
+    whole = sorted({count for top in {found[0].count, repeats or found[0].count}  # the best seams' count and the
+                    for count in range(max(1, top - 2), top + 1)})  # repeat's; two tiles' width may be the cut parts
+    framed = _framed(profile, whole, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
     return tuple(found) + _lying_splits(run, profile)
