@@ -238,15 +238,6 @@ def test_a_grid_with_faint_row_seams_is_cut_where_its_columns_fit_the_rows_far_b
     assert _rows_of(shared_datasets, "6-2.png", 20, 33, 617, 258) == [0, 1, 2]
 
 
-def test_a_grid_the_frame_cuts_keeps_its_rows_apart_from_the_cut_ones(shared_datasets):
-    """6-3.png cropped through its third row: cut into whole rows alone, its second row would take
-    in that part-row (two rows of 1.0 and 1.6 heights fit the loose grid spread)."""
-    crop = load(shared_datasets / "real-photos" / "raw-images" / "6-3.png").pixels[93:372, 10:579]
-    small, _ = load(crop).reduced()
-    heights = [run.height for run in find_runs(small)]
-    assert len(heights) == 2 and max(heights) < 1.2 * min(heights), heights
-
-
 def _tilted(pixels: np.ndarray, narrowing: float) -> np.ndarray:
     """The photo on a wider table, seen tilted away from the camera: its top edge ``narrowing`` shorter."""
     height, width = pixels.shape[:2]

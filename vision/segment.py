@@ -397,9 +397,7 @@ def _trimmed(mask: np.ndarray, box: Quad) -> Quad:
 
 
 def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
-    """A blob of several touching rows cut at its horizontal seams, one quad per row: where the photo's
-    edge cuts the blob, whole rows between the parts the edge leaves, if their seams are clear
-    (rows of equal height: cut into whole rows only, the loose spread would let a row take in a part)."""
+    """A blob of several touching rows cut at its horizontal seams, one quad per row."""
     run = Run(box, 0, 0)
     fewest = max(1, int(np.ceil(run.height * ASPECTS[0] / run.length - 0.2)))
     least_tile = max(MIN_TILE, MIN_TILE_SHARE * max(image.shape[:2]))
@@ -410,11 +408,11 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
     slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
     profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
+    best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
     framed = _framed(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0], 1), GRID_SPREAD)
-    if framed and framed[0] >= ROW_SEAM:
+    if framed and framed[0] >= ROW_SEAM and framed[0] > best.seam:
         _, cuts, pitch = framed
         return [_band(box, a / height, b / height) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]
-    best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
     if fewest == 1 and not _rows_clear(image, run, best, framed is not None):
         return [box]
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
