@@ -8,7 +8,9 @@ crops, labelled later and never looked at while tuning). Per part: per-tile
 accuracy after an edit-distance alignment against the labels (a missed or an
 extra tile is an error; `?` labels are free), the share of images read exactly
 right, raw (top-1 of each tile) and after hand-aware decoding, the decoded
-errors split into wrong / missed / extra tiles, and the median /
+errors split into wrong / missed / extra tiles, the share of the wrong and
+extra ones the reader flags for the user to check, how many tiles it flags
+per image and the share of images right once those are checked, and the median /
 p90 time per image (file to tile list). Then the median time on a 12-megapixel
 JPEG. mahjong-detector knows only the 34 riichi classes: bonus tiles and backs
 count as `?` for it. Its detections are put in reading order (rows by y, then x)
@@ -52,6 +54,7 @@ class Errors:
     wrong: int = 0
     missed: int = 0
     extra: int = 0
+    unflagged: int = 0  # wrong or extra tiles the reader did not flag for the user to check
 
     def __add__(self, other: "Errors") -> "Errors":
         return Errors(*(a + b for a, b in zip(astuple(self), astuple(other))))
@@ -60,22 +63,26 @@ class Errors:
         return f"{self.wrong}/{self.missed}/{self.extra}"
 
 
-WRONG, MISSED, EXTRA = Errors(1, wrong=1), Errors(1, missed=1), Errors(1, extra=1)
+MISSED = Errors(1, missed=1)
 
 
-def align(truth: Sequence[str], predicted: Sequence[str]) -> Errors:
-    """Edit-distance alignment: a wrong, missed or extra tile costs 1; a `?` label costs nothing."""
+def align(truth: Sequence[str], predicted: Sequence[str], flagged: Sequence[bool] = ()) -> Errors:
+    """Edit-distance alignment: a wrong, missed or extra tile costs 1; a `?` label costs nothing.
+    A wrong or extra tile not ``flagged`` (per predicted tile; none when empty) also counts as unflagged."""
     none = Errors()
+    flags = list(flagged) or [False] * len(predicted)
+    wrong = [Errors(1, wrong=1, unflagged=int(not flag)) for flag in flags]
+    extra = [Errors(1, extra=1, unflagged=int(not flag)) for flag in flags]
     previous = [none]
-    for _ in predicted:
-        previous.append(previous[-1] + EXTRA)
+    for j in range(len(predicted)):
+        previous.append(previous[-1] + extra[j])
     for label in truth:
         free = label == UNKNOWN
         current = [previous[0] + (none if free else MISSED)]
         for j, code in enumerate(predicted, 1):
-            current.append(min(previous[j - 1] + (none if free or label == code else WRONG),
+            current.append(min(previous[j - 1] + (none if free or label == code else wrong[j - 1]),
                                previous[j] + (none if free else MISSED),
-                               current[j - 1] + EXTRA))
+                               current[j - 1] + extra[j - 1]))
         previous = current
     return previous[-1]
 
@@ -92,12 +99,14 @@ class Sample:
 
 @dataclass(frozen=True)
 class Reading:
-    """A reader's output for one image: raw top-1 codes, decoded codes, box centres, seconds taken."""
+    """A reader's output for one image: raw top-1 codes, decoded codes, box centres, seconds taken,
+    and which decoded tiles it flags for the user to check (none when empty)."""
 
     raw: tuple[str, ...]
     decoded: tuple[str, ...]
     centres: tuple[tuple[float, float], ...]
     seconds: float = 0.0
+    flagged: tuple[bool, ...] = ()
 
 
 def located(truth: Sequence[str], boxes: Sequence, reading: Reading) -> int:
@@ -116,21 +125,34 @@ class Tally:
     exact: tuple[int, int]  # images read exactly right: raw, decoded
     seconds: tuple[float, ...]
     found: int | None = None  # labelled tiles located by a read tile's box (when boxes are known)
+    flagged: int = 0  # decoded tiles flagged for the user to check
+    settled: int = 0  # images whose decoded errors are all flagged tiles (none missed): right once the user checks them
+
+    @property
+    def errors_flagged(self) -> float | None:
+        """The share of wrong and extra decoded tiles flagged for the user (missed ones cannot be); None if none."""
+        decoded = self.errors[1]
+        misread = decoded.wrong + decoded.extra
+        return (misread - decoded.unflagged) / misread if misread else None
 
     @classmethod
     def of(cls, results: Sequence[tuple[Sequence[str], Reading]], found: int | None = None) -> "Tally":
         """Align every (labels, reading) pair and add up."""
         raw = [align(truth, reading.raw) for truth, reading in results]
-        decoded = [align(truth, reading.decoded) for truth, reading in results]
+        decoded = [align(truth, reading.decoded, reading.flagged) for truth, reading in results]
         return cls(sum(code != UNKNOWN for truth, _ in results for code in truth),
                    (sum(raw, Errors()), sum(decoded, Errors())),
                    (sum(e.total == 0 for e in raw), sum(e.total == 0 for e in decoded)),
-                   tuple(reading.seconds for _, reading in results), found)
+                   tuple(reading.seconds for _, reading in results), found,
+                   sum(sum(reading.flagged) for _, reading in results),
+                   sum(e.missed == 0 and e.unflagged == 0 for e in decoded))
 
     def row(self) -> list[str]:
         n, ms = len(self.seconds), sorted(s * 1000 for s in self.seconds)
+        share = self.errors_flagged
         return [*(f"{1 - e.total / max(1, self.tiles):.1%}" for e in self.errors),
                 *(f"{x / n:.1%}" for x in self.exact), str(self.errors[1]),
+                "-" if share is None else f"{share:.0%}", f"{self.flagged / n:.1f}", f"{self.settled / n:.1%}",
                 "-" if self.found is None else f"{self.found / max(1, self.tiles):.1%}",
                 f"{statistics.median(ms):.0f}", f"{ms[min(n - 1, int(0.9 * n))]:.0f}"]
 
@@ -147,7 +169,8 @@ def read_ours(path: Path) -> Reading:
 
     tiles = recognize(path).to_dict()["tiles"]
     return Reading(tuple(t["alternatives"][0][0] for t in tiles), tuple(t["tile"] for t in tiles),
-                   tuple(tuple(np.mean(t["box"], axis=0).tolist()) for t in tiles))
+                   tuple(tuple(np.mean(t["box"], axis=0).tolist()) for t in tiles),
+                   flagged=tuple(t["changed"] or t["doubtful"] for t in tiles))
 
 
 def read_detector(path: Path) -> Reading:
@@ -224,7 +247,9 @@ READERS: dict[str, tuple[Reader, Callable[[Sequence[str]], tuple[str, ...]]]] = 
     "mahjong-detector": (read_detector, detector_truth),
 }
 HEADER = ["part", "reader", "images", "tiles", "tile raw", "tile decoded",
-          "exact raw", "exact decoded", "wrong/missed/extra", "found", "median ms", "p90 ms"]
+          "exact raw", "exact decoded", "wrong/missed/extra", "misreads flagged", "flagged/image",
+          "right after checks", "found",
+          "median ms", "p90 ms"]
 
 
 def use_model(path: Path) -> None:
@@ -318,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 readers[name] = reader
         rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
-                         f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", ""]]
+                         f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", ""]]
         for part, samples in parts.items():
             results = run_part(samples, readers)
             if args.mistakes:
@@ -335,8 +360,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if parts:
         print("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
               "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'; "
-              "wrong/missed/extra counts tiles after decoding; found = labelled tiles whose box holds "
-              "the centre of a read tile (synthetic scenes only).")
+              "wrong/missed/extra counts tiles after decoding; misreads flagged = the share of wrong and "
+              "extra tiles (after decoding) that the reader marks changed or doubtful, so the page asks "
+              "the user about them (a missed tile cannot be flagged); flagged/image = tiles marked per "
+              "image, right or wrong; right after checks = images whose every error is a flagged tile (none "
+              "missed), so checking the flagged tiles gives the right hand; found = labelled tiles whose box holds the centre of a read tile "
+              "(synthetic scenes only).")
     return 0
 
 

@@ -87,13 +87,22 @@ def test_alignment_counts_missed_extra_and_wrong_tiles():
     truth = ("1m", "2m", "3m", "5p")
     assert align(truth, truth) == Errors()
     assert align(truth, ("1m", "3m", "5p")) == Errors(1, missed=1)
-    assert align(truth, ("1m", "2m", "2m", "3m", "5p")) == Errors(1, extra=1)
-    assert align(truth, ("1m", "2m", "4m", "5p")) == Errors(1, wrong=1)
+    assert align(truth, ("1m", "2m", "2m", "3m", "5p")) == Errors(1, extra=1, unflagged=1)
+    assert align(truth, ("1m", "2m", "4m", "5p")) == Errors(1, wrong=1, unflagged=1)
     assert align(truth, ()) == Errors(4, missed=4)
-    assert align(truth, ("9s", "1m", "2m", "3m")) == Errors(2, missed=1, extra=1)
+    assert align(truth, ("9s", "1m", "2m", "3m")) == Errors(2, missed=1, extra=1, unflagged=1)
     assert align(("1m", "?", "3m"), ("1m", "9s", "3m")).total == 0  # unknown labels are free
     assert align(("1m", "?", "3m"), ("1m", "3m")).total == 0
     assert str(Errors(3, 1, 1, 1) + Errors(1, 0, 0, 1)) == "1/1/2"
+
+
+def test_alignment_counts_misreads_the_reader_did_not_flag():
+    truth = ("1m", "2m", "3m", "5p")
+    read = ("1m", "2m", "4m", "5p", "9s")
+    assert align(truth, read) == Errors(2, wrong=1, extra=1, unflagged=2)
+    assert align(truth, read, (False, False, True, False, False)) == Errors(2, wrong=1, extra=1, unflagged=1)
+    assert align(truth, read, (True, True, True, True, True)).unflagged == 0
+    assert align(truth, ("1m", "3m", "5p"), (False, False, False)) == Errors(1, missed=1)  # a missed tile is not a misread
 
 
 def test_detector_is_scored_only_on_riichi_classes():
@@ -102,10 +111,19 @@ def test_detector_is_scored_only_on_riichi_classes():
 
 def test_tally_scores_raw_and_decoded_separately():
     truth = ("1m", "2m", "?")
-    tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), (), 0.2)),
+    tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), (), 0.2, (False, True, False))),
                       (("4p",), Reading((), ("4p",), (), 0.1))], found=2)
     assert (tally.tiles, [e.total for e in tally.errors], tally.exact) == (3, [2, 0], (0, 2))
-    assert tally.row()[:6] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0", "66.7%"]
+    assert tally.row()[:9] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0", "-", "0.5", "100.0%", "66.7%"]
+
+
+def test_tally_shares_the_misreads_flagged_for_the_user():
+    read = Reading(("1m", "3m", "5z"), ("1m", "3m", "5z"), (), 0.2, (True, True, False))
+    tally = Tally.of([(("1m", "2m", "4z"), read)])
+    assert tally.errors_flagged == 0.5 and tally.flagged == 2  # 3m flagged, 5z not; 1m flagged though right
+    assert tally.row()[5:8] == ["50%", "2.0", "0.0%"]  # the unflagged 5z leaves the image wrong after checks
+    settled = Reading(("1m", "3m"), ("1m", "3m"), (), 0.2, (False, True))
+    assert Tally.of([(("1m", "2m"), settled)]).settled == 1
 
 
 def test_located_counts_labelled_tiles_holding_a_read_centre():
