@@ -168,6 +168,24 @@ def test_decoding_completes_the_hand_with_a_second_choice():
     assert not any(reading.changed[:-1])
 
 
+def test_decoding_reaches_a_face_the_classifier_ranks_low():
+    from vision.pipeline import _tiles, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+    hand = _codes("123m456m789m123p5p5p")
+    rows = np.full((len(hand), len(classes)), 1e-4)
+    for row, code in zip(rows, hand):
+        row[classes.index(code)] = 0.99
+    rows[-1] = 1e-4
+    for rank, code in enumerate(("1z", "2z", "3z", "4z", "6z", "7z", "9s", "9m")):  # none of them completes it
+        rows[-1][classes.index(code)] = 0.12 - 0.01 * rank
+    rows[-1][classes.index("5p")] = 0.03  # the ninth face
+    split = Split(Run(((0, 0), (140, 0), (140, 10), (0, 10)), 0, 0), tuple(np.linspace(0, 1, len(hand) + 1)), 0.0)
+    tiles = _tiles([(split, rows)], classes, 1.0)
+    assert [tile.tile for tile in tiles] == hand and tiles[-1].changed and tiles[-1].doubtful
+
+
 def test_a_run_laid_apart_is_read_as_a_set():
     # 11 concealed tiles, then an exposed run 2s 2s ? whose last tile is in doubt: 3s and 2s both
     # complete the hand, but only 2s 2s 2s is a set, as a run laid apart must be.

@@ -21,7 +21,7 @@ from vision.io import Photo, Source, load
 from vision.segment import FLAT_SHARE, Quad, Split, backs_possible, end_caps, find_runs, flat_share, rectify, splits
 
 TOP_K = 3  # alternatives reported per tile
-DECODE_K = 6  # alternatives hand-aware decoding may choose from (a bonus tile's true face may rank below three used ones)
+DECODE_K = 12  # alternatives hand-aware decoding may choose from (a tile of an unseen set may rank its true face low)
 BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure of it
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
