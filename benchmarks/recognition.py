@@ -74,8 +74,8 @@ def align(truth: Sequence[str], predicted: Sequence[str], flagged: Sequence[bool
     wrong = [Errors(1, wrong=1, unflagged=int(not flag)) for flag in flags]
     extra = [Errors(1, extra=1, unflagged=int(not flag)) for flag in flags]
     previous = [none]
-    for j in range(len(predicted)):
-        previous.append(previous[-1] + extra[j])
+    for cost in extra:
+        previous.append(previous[-1] + cost)
     for label in truth:
         free = label == UNKNOWN
         current = [previous[0] + (none if free else MISSED)]
@@ -248,8 +248,7 @@ READERS: dict[str, tuple[Reader, Callable[[Sequence[str]], tuple[str, ...]]]] = 
 }
 HEADER = ["part", "reader", "images", "tiles", "tile raw", "tile decoded",
           "exact raw", "exact decoded", "wrong/missed/extra", "misreads flagged", "flagged/image",
-          "right after checks", "found",
-          "median ms", "p90 ms"]
+          "right after checks", "found", "median ms", "p90 ms"]
 
 
 def use_model(path: Path) -> None:
@@ -364,8 +363,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "extra tiles (after decoding) that the reader marks changed or doubtful, so the page asks "
               "the user about them (a missed tile cannot be flagged); flagged/image = tiles marked per "
               "image, right or wrong; right after checks = images whose every error is a flagged tile (none "
-              "missed), so checking the flagged tiles gives the right hand; found = labelled tiles whose box holds the centre of a read tile "
-              "(synthetic scenes only).")
+              "missed), so checking the flagged tiles gives the right hand; found = labelled tiles whose box "
+              "holds the centre of a read tile (synthetic scenes only).")
     return 0
 
 

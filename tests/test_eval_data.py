@@ -102,7 +102,7 @@ def test_alignment_counts_misreads_the_reader_did_not_flag():
     assert align(truth, read) == Errors(2, wrong=1, extra=1, unflagged=2)
     assert align(truth, read, (False, False, True, False, False)) == Errors(2, wrong=1, extra=1, unflagged=1)
     assert align(truth, read, (True, True, True, True, True)).unflagged == 0
-    assert align(truth, ("1m", "3m", "5p"), (False, False, False)) == Errors(1, missed=1)  # a missed tile is not a misread
+    assert align(truth, ("1m", "3m", "5p"), (False,) * 3) == Errors(1, missed=1)  # a missed tile is not a misread
 
 
 def test_detector_is_scored_only_on_riichi_classes():
