@@ -1,7 +1,7 @@
 """Measure the committed tile classifier against its targets (prints numbers, asserts nothing).
 
 `python -m benchmarks.classifier_eval [--model PATH] [--synthetic N] [--scene-faces N]
-[--hold-out-group G | --validation]`
+[--hold-out-group G] [--validation]`
 
 Held-out real crops (the fixed split of datasets.real_tiles): top-1, top-3,
 per-class accuracy, bonus-as-bonus rate and exact bonus identity, top
@@ -14,7 +14,9 @@ art style, bodies, tables and camera without segmentation errors: the ceiling of
 reader there); batch-of-20 latency.
 With `--validation`, the validation fold of the TRAIN part instead (pair it with
 `python -m models.train --validation`) and the faces of development scenes: recipes are
-compared there, never on the held-out crops or the evaluation scenes.
+compared there, never on the held-out crops or the evaluation scenes. With both flags, look
+group G's crops in the TRAIN part (pair it with `python -m models.train --hold-out-group G`):
+a set the model has not seen, for choosing a recipe.
 """
 
 from __future__ import annotations
@@ -55,8 +57,9 @@ def real_report(classifier: TileClassifier, hold_out_group: int | None, validati
     probs = classifier.probabilities(images)
     top3 = np.argsort(probs, axis=1)[:, ::-1][:, :3]
     best = top3[:, 0]
-    which = ("validation fold of TRAIN" if validation else "fixed split" if hold_out_group is None
-             else f"all of look group {hold_out_group}")
+    which = {(False, False): "fixed split", (False, True): "validation fold of TRAIN",
+             (True, False): f"all of look group {hold_out_group}",
+             (True, True): f"look group {hold_out_group} in TRAIN"}[(hold_out_group is not None, validation)]
     print(f"held-out real crops: {len(held_out)} ({which}; never trained on)")
     print(line("top-1", float((best == truth).mean()), TARGETS["top-1"]))
     print(line("top-3", float((top3 == truth[:, None]).any(axis=1).mean()), TARGETS["top-3"]))
@@ -143,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scene-faces", type=int, default=240, help="evaluation scenes whose faces to read (0: skip)")
     real_tiles.add_split_options(
         parser, "evaluate on every crop of this look group (for a model trained with the same flag)",
-        "evaluate on the validation fold of TRAIN (for a model trained with the same flag)")
+        "evaluate on the validation fold of TRAIN (for a model trained with the same flag); with "
+        "--hold-out-group, on that group's crops in TRAIN")
     args = parser.parse_args(argv)
     classifier = TileClassifier.load(args.model)
     print(f"model: {args.model}")

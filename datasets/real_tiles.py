@@ -117,10 +117,10 @@ def look_groups(images: list[np.ndarray], groups: int = LOOK_GROUPS, seed: int =
 
 def add_split_options(parser: argparse.ArgumentParser, group_help: str, validation_help: str) -> None:
     """The --hold-out-group / --validation choice of which real crops evaluate (shared by
-    training and evaluation, which word their help differently)."""
-    chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--hold-out-group", type=int, choices=range(LOOK_GROUPS), help=group_help)
-    chosen.add_argument("--validation", action="store_true", help=validation_help)
+    training and evaluation, which word their help differently; both together: the group's
+    crops in the TRAIN part only)."""
+    parser.add_argument("--hold-out-group", type=int, choices=range(LOOK_GROUPS), help=group_help)
+    parser.add_argument("--validation", action="store_true", help=validation_help)
 
 
 def evaluation_split(hold_out_group: int | None = None, validation: bool = False,
@@ -128,15 +128,14 @@ def evaluation_split(hold_out_group: int | None = None, validation: bool = False
     """(train, evaluate): the fixed split, or for a look group, every crop of that group held out.
 
     With a group, train is the fixed TRAIN part minus that group (a hold-out-by-set experiment).
-    With `validation`, both parts come from the fixed TRAIN part (a seeded, stratified
-    VALIDATION_FRACTION of it is evaluated): for choosing a recipe without touching the held-out crops.
+    With `validation`, only the fixed TRAIN part is evaluated, so a recipe can be chosen without
+    touching the held-out crops: a seeded, stratified VALIDATION_FRACTION of it, or with a group,
+    that group's crops in it (a set the model has not seen, never the held-out crops).
     """
     tiles = load(root)
     train, held_out = split(tiles)
-    if validation:
-        return split(train, VALIDATION_FRACTION, SPLIT_SEED + 1)
     if hold_out_group is None:
-        return train, held_out
+        return split(train, VALIDATION_FRACTION, SPLIT_SEED + 1) if validation else (train, held_out)
     groups = dict(zip((t.path for t in tiles), look_groups([t.image() for t in tiles])))
     return ([t for t in train if groups[t.path] != hold_out_group],
-            [t for t in tiles if groups[t.path] == hold_out_group])
+            [t for t in (train if validation else tiles) if groups[t.path] == hold_out_group])

@@ -219,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=MODEL_DIR / "tile_classifier.onnx")
     real_tiles.add_split_options(
         parser, "hold-out-by-set experiment: train without any real crop of this look group",
-        "recipe comparison: train on part of TRAIN, report on its validation fold")
+        "recipe comparison: train on part of TRAIN, report on its validation fold (with --hold-out-group: "
+        "on the group's crops in TRAIN)")
     args = parser.parse_args(argv)
     config = Config(epochs=args.epochs, synth_per_class=args.synth_per_class, real_variants=args.real_variants,
                     seed=args.seed, members=args.members)

@@ -105,3 +105,14 @@ def test_validation_fold_comes_from_train_only(shared_datasets: Path) -> None:
     assert not {t.path for t in fitted} & {t.path for t in validation}
     assert not {t.path for t in validation} & {t.path for t in held_out}
     assert len(validation) >= 0.25 * len(train)
+
+
+def test_a_held_out_group_in_train_never_reaches_the_held_out_crops(shared_datasets: Path) -> None:
+    root = shared_datasets / "real-tiles"
+    train, held_out = real_tiles.evaluation_split(root=root)
+    fitted, whole_group = real_tiles.evaluation_split(1, root=root)
+    same_fit, in_train = real_tiles.evaluation_split(1, validation=True, root=root)
+    assert [t.path for t in same_fit] == [t.path for t in fitted]
+    assert {t.path for t in in_train} == {t.path for t in whole_group} - {t.path for t in held_out}
+    assert {t.path for t in in_train} <= {t.path for t in train} and len(in_train) > 100
+    assert not {t.path for t in fitted} & {t.path for t in in_train}
