@@ -57,9 +57,10 @@ def real_report(classifier: TileClassifier, hold_out_group: int | None, validati
     probs = classifier.probabilities(images)
     top3 = np.argsort(probs, axis=1)[:, ::-1][:, :3]
     best = top3[:, 0]
-    which = {(False, False): "fixed split", (False, True): "validation fold of TRAIN",
-             (True, False): f"all of look group {hold_out_group}",
-             (True, True): f"look group {hold_out_group} in TRAIN"}[(hold_out_group is not None, validation)]
+    if hold_out_group is None:
+        which = "validation fold of TRAIN" if validation else "fixed split"
+    else:
+        which = f"look group {hold_out_group} in TRAIN" if validation else f"all of look group {hold_out_group}"
     print(f"held-out real crops: {len(held_out)} ({which}; never trained on)")
     print(line("top-1", float((best == truth).mean()), TARGETS["top-1"]))
     print(line("top-3", float((top3 == truth[:, None]).any(axis=1).mean()), TARGETS["top-3"]))
