@@ -59,6 +59,14 @@ def test_faces_wider_than_tall_are_counted_by_their_repeat():
     assert 8 in [split.count for split in splits(strip, run)]
 
 
+def test_a_run_found_off_the_row_is_still_cut_in_step_with_its_faces():
+    strip = _wide_faces()[:, 22:546]  # begins 22 px into the first face, ends 30 px short of the last
+    run = Run(((0, 0), (524, 0), (524, 64), (0, 64)), 0, 0)
+    borders = [-22 + 72 * k for k in range(9)]  # beyond the run at both ends
+    assert any(split.count == 8 and np.allclose(np.multiply(split.cuts, 524), borders, atol=3)
+               for split in splits(strip, run))
+
+
 def test_a_set_of_wide_faces_may_have_one_lying_sideways():
     strip = _wide_faces(count=3, width=76)[:, :227]  # as long as two faces 68 wide and one lying (91 wide)
     run = Run(((0, 0), (227, 0), (227, 64), (0, 64)), 0, 0)

@@ -67,8 +67,10 @@ FLAT_SAMPLE = (24, 32)  # width, height a place beside a run is sampled at to ju
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
+SAME_CUTS = 0.15  # share of a tile's width: splits whose cuts all lie this close read the same crops
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
+PLAIN_SHARE = 0.2  # of the range of the columns' busyness: offsets this near the plainest are a face's plain edge
 PITCH_LAGS = (0.5, 1.15)  # a run's repeat length is looked for between these shares of its height (faces seen at
 # 45 degrees are wider than tall); a set with a tile lying sideways may have standing faces this wide too
 
@@ -584,7 +586,8 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
 
 def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     """The HYPOTHESES most seam-like ways to cut the run into tiles, best first, then the count its
-    repeat length gives (if not among them), the frame-cut split and the lying-tile splits."""
+    repeat length gives (if not among them), the repeat in step with the faces (`_periodic`, unless
+    it cuts as one of those does), the frame-cut split and the lying-tile splits."""
     straight = strip(image, run)
     lean, profile = leaning_seams(straight)
     run = replace(run, face=face_share(straight), lean=lean)
@@ -596,6 +599,9 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     repeats = round(width / pitch) if pitch else None
     if repeats and repeats not in {split.count for split in found}:  # where seams are too faint to count by
         found.append(_split(run, profile, repeats))
+    periodic = _periodic(run, straight, profile, pitch) if pitch else None
+    if periodic and not any(_alike(periodic, split) for split in found):  # in step with the faces' plain
+        found.append(periodic)  # edges wherever the run's ends are
     whole = sorted({count for top in {found[0].count, repeats or found[0].count}  # the best seams' count and the
                     for count in range(max(1, top - 2), top + 1)})  # repeat's; two tiles' width may be the cut parts
     framed = _framed(profile, whole, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
@@ -619,6 +625,43 @@ def tile_pitch(grey_strip: np.ndarray) -> float | None:
     match = np.correlate(edges, edges, mode="full")[width - 1 + lags] / (width - lags)
     best = int(np.argmax(match))
     return float(lags[best]) if 0 < best < len(lags) - 1 else None
+
+
+def _periodic(run: Run, grey_strip: np.ndarray, profile: np.ndarray, pitch: float) -> Split:
+    """Tiles one repeat length wide, cut where the columns are plainest tile after tile (ink keeps
+    off a face's edges), every tile whose middle lies in the run. The run found may begin before the
+    row's first face or end short of its last (a face mask a patterned cloth breaks up), so its
+    outer cuts may lie beyond the run's ends."""
+    busy = grey_strip.astype(np.float32).std(axis=0)
+    width = len(busy)
+    phase = _plainest_phase(busy, pitch)
+    first, last = int(np.ceil(-phase / pitch - 0.5)), int(np.floor((width - phase) / pitch - 0.5))
+    cuts = [phase + k * pitch for k in range(first, last + 2)]
+    inner = [int(np.clip(round(cut), 0, width - 1)) for cut in cuts]
+    return Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, inner, pitch))
+
+
+def _alike(a: Split, b: Split) -> bool:
+    """Whether two splits cut as many tiles at nearly the same places (within SAME_CUTS of a tile)."""
+    return a.count == b.count and float(np.max(np.abs(np.subtract(a.cuts, b.cuts)))) * a.count < SAME_CUTS
+
+
+def _plainest_phase(busy: np.ndarray, size: float) -> float:
+    """The offset of cuts every ``size`` columns in the middle of the widest band of offsets whose
+    columns are, on average over the tiles, within PLAIN_SHARE of the plainest (ink keeps off a
+    face's edges, so the band is centred on the seams)."""
+    width = len(busy)
+    phases = np.arange(0.0, size, 1.0)
+    places = np.rint(phases[:, None] + size * np.arange(int(width // size) + 1)).astype(int)
+    inside = places < width
+    comb = np.where(inside, busy[np.minimum(places, width - 1)], 0.0).sum(axis=1) / inside.sum(axis=1)
+    plain = comb <= comb.min() + PLAIN_SHARE * (comb.max() - comb.min())
+    length, widest = 0, (0, 0)
+    for index, flag in enumerate(np.concatenate([plain, plain])):  # offsets wrap round: twice over
+        length = length + 1 if flag else 0
+        widest = max(widest, (min(length, len(plain)), index))
+    longest, end = widest
+    return float((end - (longest - 1) / 2) % len(plain))
 
 
 def face_share(grey_strip: np.ndarray) -> float:
