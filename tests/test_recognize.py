@@ -186,6 +186,28 @@ def test_decoding_reaches_a_face_the_classifier_ranks_low():
     assert [tile.tile for tile in tiles] == hand and tiles[-1].changed and tiles[-1].doubtful
 
 
+def test_a_tile_alone_is_dropped_only_when_surely_no_tile():
+    from vision.pipeline import _tiles, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+
+    def rows(*readings):
+        values = np.full((len(readings), len(classes)), 1e-4)
+        for row, reading in zip(values, readings):
+            for code, p in reading.items():
+                row[classes.index(code)] = p
+        return values
+
+    alone = Split(Run(((0, 0), (30, 0), (30, 40), (0, 40)), 0, 1), (0.0, 1.0), 0.0)
+    kept = _tiles([(alone, rows({"none": 0.6, "2f": 0.3}))], classes, 1.0)  # a flower set apart, art unlike any seen
+    assert [(t.tile, t.doubtful) for t in kept] == [("2f", True)]
+    assert _tiles([(alone, rows({"none": 0.9, "2f": 0.05}))], classes, 1.0) == ()
+    three = Split(Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0), (0.0, 1 / 3, 2 / 3, 1.0), 0.0)
+    read = _tiles([(three, rows({"5p": 0.9}, {"5p": 0.9}, {"none": 0.6, "5p": 0.3}))], classes, 1.0)
+    assert [t.tile for t in read] == ["5p", "5p"]  # in a longer run it may be an end cut too wide
+
+
 def test_a_run_laid_apart_is_read_as_a_set():
     # 11 concealed tiles, then an exposed run 2s 2s ? whose last tile is in doubt: 3s and 2s both
     # complete the hand, but only 2s 2s 2s is a set, as a run laid apart must be.

@@ -27,6 +27,8 @@ NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
+NONE_ALONE = 0.8  # a run read as one tile is dropped as no tile only when `none` is this sure (a tile set apart,
+# such as a flower, of a set the classifier knows badly is kept, marked doubtful, for the user to check)
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,7 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     placed, alternatives, runs = [], [], []
     for split, rows in chosen:
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
-            if classes[int(np.argmax(row))] == "none":
+            if _no_tile(split, row, classes):
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
@@ -201,6 +203,13 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
         )
     )
+
+
+def _no_tile(split: Split, row: np.ndarray, classes: tuple[str, ...]) -> bool:
+    """Whether a crop is dropped: `none` is its best class, and NONE_ALONE sure of it when it is
+    its run's only tile (a crop of a longer run may be its end cut too wide)."""
+    best = classes[int(np.argmax(row))]
+    return best == "none" and (split.count > 1 or row[classes.index("none")] >= NONE_ALONE)
 
 
 def recognize(image: Source) -> Recognition:
