@@ -28,6 +28,15 @@ def _codes(text: str) -> list[str]:
     return [tile.code for tile in parse_tiles(text.replace(" ", ""))]
 
 
+def _rows(classes: tuple[str, ...], *readings: dict[str, float], rest: float = 1e-4) -> np.ndarray:
+    """Classifier rows, one per reading ({code: probability}), every other class at ``rest``."""
+    values = np.full((len(readings), len(classes)), rest)
+    for row, reading in zip(values, readings):
+        for code, p in reading.items():
+            row[classes.index(code)] = p
+    return values
+
+
 @pytest.fixture(scope="module")
 def recognize():
     from vision import recognize
@@ -59,10 +68,7 @@ def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     cap, _ = end_caps(Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0))
 
     def row(**probabilities):
-        values = np.full(len(classes), 0.001)
-        for code, p in probabilities.items():
-            values[classes.index(code)] = p
-        return values[None, :]
+        return _rows(classes, probabilities, rest=0.001)
 
     flat = np.full((128, 96, 3), (90, 50, 120), np.uint8)  # a back of a colour never trained on
     inked = flat.copy()
@@ -191,20 +197,13 @@ def test_a_tile_alone_is_dropped_only_when_surely_no_tile():
     from vision.segment import Run, Split
 
     classes = classifier().classes
-
-    def rows(*readings):
-        values = np.full((len(readings), len(classes)), 1e-4)
-        for row, reading in zip(values, readings):
-            for code, p in reading.items():
-                row[classes.index(code)] = p
-        return values
-
     alone = Split(Run(((0, 0), (30, 0), (30, 40), (0, 40)), 0, 1), (0.0, 1.0), 0.0)
-    kept = _tiles([(alone, rows({"none": 0.6, "2f": 0.3}))], classes, 1.0)  # a flower set apart, art unlike any seen
+    # a flower set apart, of art unlike any the classifier saw
+    kept = _tiles([(alone, _rows(classes, {"none": 0.6, "2f": 0.3}))], classes, 1.0)
     assert [(t.tile, t.doubtful) for t in kept] == [("2f", True)]
-    assert _tiles([(alone, rows({"none": 0.9, "2f": 0.05}))], classes, 1.0) == ()
+    assert _tiles([(alone, _rows(classes, {"none": 0.9, "2f": 0.05}))], classes, 1.0) == ()
     three = Split(Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0), (0.0, 1 / 3, 2 / 3, 1.0), 0.0)
-    read = _tiles([(three, rows({"5p": 0.9}, {"5p": 0.9}, {"none": 0.6, "5p": 0.3}))], classes, 1.0)
+    read = _tiles([(three, _rows(classes, {"5p": 0.9}, {"5p": 0.9}, {"none": 0.6, "5p": 0.3}))], classes, 1.0)
     assert [t.tile for t in read] == ["5p", "5p"]  # in a longer run it may be an end cut too wide
 
 
