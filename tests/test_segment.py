@@ -53,6 +53,16 @@ def test_the_repeat_of_faces_wider_than_tall_gives_their_width():
     assert tile_pitch(np.full((64, 576), 225, np.uint8)) is None  # bare: no repeat
 
 
+def test_pips_repeating_inside_faces_do_not_set_the_repeat_length():
+    strip = np.full((64, 14 * 60), 225, np.uint8)  # 14 faces 60 wide, faint seams, pips placed
+    pips = ((9, 39), (21, 31), (29,), (13, 39))  # so that they match themselves best 52 apart
+    for k in range(14):
+        strip[:, 60 * k] = 214
+        for x in pips[k % 4]:
+            strip[12:52, 60 * k + x:60 * k + x + 8] = 60
+    assert tile_pitch(strip) == pytest.approx(60, abs=1)
+
+
 def test_faces_wider_than_tall_are_counted_by_their_repeat():
     strip = _wide_faces()
     run = Run(((0, 0), (576, 0), (576, 64), (0, 64)), 0, 0)

@@ -73,6 +73,8 @@ LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit o
 PLAIN_SHARE = 0.2  # of the range of the columns' busyness: offsets this near the plainest are a face's plain edge
 PITCH_LAGS = (0.5, 1.15)  # a run's repeat length is looked for between these shares of its height (faces seen at
 # 45 degrees are wider than tall); a set with a tile lying sideways may have standing faces this wide too
+PITCH_NEAR = 0.8  # a repeat length whose self-match is a peak this near the best one's is a rival (pips repeat too)
+PITCH_PLAINER = 1.5  # ... and wins when cuts at that repeat fall on plain columns this many times as clearly
 
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
@@ -614,7 +616,8 @@ def tile_pitch(grey_strip: np.ndarray) -> float | None:
     """The run's repeat length in strip pixels: the lag (within PITCH_LAGS of its height) at which
     its columns' edge strength best matches itself shifted; None when the best lag is at an end of
     that range (no repeat inside it). Tiles repeat even where the seams between them are too faint
-    to find, as on faces seen at a steep angle."""
+    to find, as on faces seen at a steep angle. Pips repeat inside faces too, so a rival peak nearly
+    as high (PITCH_NEAR) is taken instead when cutting at it is PITCH_PLAINER times as plain."""
     height, width = grey_strip.shape
     edges = np.abs(cv2.Sobel(grey_strip.astype(np.float32), cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)
     edges -= edges.mean()
@@ -624,7 +627,14 @@ def tile_pitch(grey_strip: np.ndarray) -> float | None:
     lags = np.arange(least, most + 1)
     match = np.correlate(edges, edges, mode="full")[width - 1 + lags] / (width - lags)
     best = int(np.argmax(match))
-    return float(lags[best]) if 0 < best < len(lags) - 1 else None
+    if not 0 < best < len(lags) - 1:
+        return None
+    busy = grey_strip.astype(np.float32).std(axis=0)
+    rivals = [k for k in range(1, len(lags) - 1)
+              if k == best or match[k] >= max(match[k - 1], match[k + 1], PITCH_NEAR * match[best])]
+    contrast = {k: _plain_contrast(busy, float(lags[k])) for k in rivals}
+    plainest = max(rivals, key=contrast.__getitem__)
+    return float(lags[plainest if contrast[plainest] >= PITCH_PLAINER * contrast[best] else best])
 
 
 def _periodic(run: Run, grey_strip: np.ndarray, profile: np.ndarray, pitch: float) -> Split:
@@ -646,15 +656,28 @@ def _alike(a: Split, b: Split) -> bool:
     return a.count == b.count and float(np.max(np.abs(np.subtract(a.cuts, b.cuts)))) * a.count < SAME_CUTS
 
 
-def _plainest_phase(busy: np.ndarray, size: float) -> float:
-    """The offset of cuts every ``size`` columns in the middle of the widest band of offsets whose
-    columns are, on average over the tiles, within PLAIN_SHARE of the plainest (ink keeps off a
-    face's edges, so the band is centred on the seams)."""
+def _comb(busy: np.ndarray, size: float) -> np.ndarray:
+    """Per offset (0, 1, ... ``size`` - 1): the mean busyness of the columns every ``size`` from it."""
     width = len(busy)
     phases = np.arange(0.0, size, 1.0)
     places = np.rint(phases[:, None] + size * np.arange(int(width // size) + 1)).astype(int)
     inside = places < width
-    comb = np.where(inside, busy[np.minimum(places, width - 1)], 0.0).sum(axis=1) / inside.sum(axis=1)
+    return np.where(inside, busy[np.minimum(places, width - 1)], 0.0).sum(axis=1) / inside.sum(axis=1)
+
+
+def _plain_contrast(busy: np.ndarray, size: float) -> float:
+    """How much plainer than usual the plainest columns every ``size`` are (0..1): high when cuts
+    that far apart can all fall between faces."""
+    comb = _comb(busy, size)
+    usual = float(np.median(comb))
+    return (usual - float(comb.min())) / max(usual, 1e-6)
+
+
+def _plainest_phase(busy: np.ndarray, size: float) -> float:
+    """The offset of cuts every ``size`` columns in the middle of the widest band of offsets whose
+    columns are, on average over the tiles, within PLAIN_SHARE of the plainest (ink keeps off a
+    face's edges, so the band is centred on the seams)."""
+    comb = _comb(busy, size)
     plain = comb <= comb.min() + PLAIN_SHARE * (comb.max() - comb.min())
     length, widest = 0, (0, 0)
     for index, flag in enumerate(np.concatenate([plain, plain])):  # offsets wrap round: twice over
