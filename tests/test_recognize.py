@@ -207,6 +207,21 @@ def test_a_tile_alone_is_dropped_only_when_surely_no_tile():
     assert [t.tile for t in read] == ["5p", "5p"]  # in a longer run it may be an end cut too wide
 
 
+def test_a_kong_with_a_tile_lying_sideways_is_not_cut_as_standing_tiles():
+    from vision.pipeline import _split_score, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+    run = Run(((0, 0), (253, 0), (253, 64), (0, 64)), 0, 0)
+    standing = Split(run, (0.0, 0.25, 0.5, 0.75, 1.0), 0.09)  # its second crop straddles two tiles
+    lying = Split(run, (0.0, 0.22, 0.53, 0.76, 1.0), 0.16, 1)
+    straddled = _rows(classes, {"5s": 0.91}, {"none": 0.29, "5s": 0.25}, {"5s": 0.78}, {"5s": 0.84})
+    read = _rows(classes, {"5s": 0.83}, {"5s": 0.23}, {"5s": 0.81}, {"5s": 0.82})
+    assert _split_score(lying, read, classes) > _split_score(standing, straddled, classes)
+    end_cut = _rows(classes, {"5s": 0.91}, {"5s": 0.78}, {"5s": 0.84}, {"none": 0.29, "5s": 0.25})
+    assert _split_score(standing, end_cut, classes) > _split_score(lying, read, classes)  # may be cut too wide
+
+
 def test_a_run_laid_apart_is_read_as_a_set():
     # 11 concealed tiles, then an exposed run 2s 2s ? whose last tile is in doubt: 3s and 2s both
     # complete the hand, but only 2s 2s 2s is a set, as a run laid apart must be.

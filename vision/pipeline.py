@@ -27,6 +27,9 @@ NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
+INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that lie inside the run and read
+# as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
+# sideways is cut as standing ones)
 NONE_ALONE = 0.8  # a run read as one tile is dropped as no tile only when `none` is this sure (a tile set apart,
 # such as a flower, of a set the classifier knows badly is kept, marked doubtful, for the user to check)
 
@@ -179,10 +182,13 @@ def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ..
 
 
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
-    """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity."""
+    """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity,
+    less INNER_NONE per share of crops inside the run read as no tile."""
     faces = np.delete(rows, classes.index("none"), axis=1) if "none" in classes else rows
     prior = -LYING_PRIOR if split.lying is not None else 0.0
-    return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam + prior
+    inner = rows[1:-1].argmax(axis=1) == classes.index("none") if "none" in classes else np.zeros(0, bool)
+    straddling = INNER_NONE * float(inner.sum()) / len(rows)
+    return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam + prior - straddling
 
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:
