@@ -30,8 +30,8 @@ SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when cho
 INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that lie inside the run and read
 # as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
 # sideways is cut as standing ones)
-NONE_ALONE = 0.8  # a run read as one tile is dropped as no tile only when `none` is this sure (a tile set apart,
-# such as a flower, of a set the classifier knows badly is kept, marked doubtful, for the user to check)
+NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only when `none` is this sure (a tile of a
+# set the classifier knows badly, such as a flower set apart, is kept, marked doubtful, for the user to check)
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,7 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     placed, alternatives, runs = [], [], []
     for split, rows in chosen:
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
-            if _no_tile(split, row, classes):
+            if _no_tile(split, index, row, classes):
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
@@ -211,11 +211,12 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     )
 
 
-def _no_tile(split: Split, row: np.ndarray, classes: tuple[str, ...]) -> bool:
-    """Whether a crop is dropped: `none` is its best class, and NONE_ALONE sure of it when it is
-    its run's only tile (a crop of a longer run may be its end cut too wide)."""
+def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...]) -> bool:
+    """Whether a crop is dropped: `none` is its best class, and NONE_ALONE sure of it unless it ends
+    a longer run (it may be that run's end cut too wide)."""
     best = classes[int(np.argmax(row))]
-    return best == "none" and (split.count > 1 or row[classes.index("none")] >= NONE_ALONE)
+    at_end = split.count > 1 and index in (0, split.count - 1)
+    return best == "none" and (at_end or row[classes.index("none")] >= NONE_ALONE)
 
 
 def recognize(image: Source) -> Recognition:
