@@ -2,6 +2,7 @@
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -212,18 +213,20 @@ def test_a_tile_alone_or_inside_a_run_is_dropped_only_when_surely_no_tile():
 
 
 def test_a_kong_with_a_tile_lying_sideways_is_not_cut_as_standing_tiles():
-    from vision.pipeline import _split_score, classifier
+    from vision.pipeline import FLAT_TOP, _split_score, classifier
     from vision.segment import Run, Split
 
     classes = classifier().classes
     run = Run(((0, 0), (253, 0), (253, 64), (0, 64)), 0, 0)
     standing = Split(run, (0.0, 0.25, 0.5, 0.75, 1.0), 0.09)  # its second crop straddles two tiles
-    lying = Split(run, (0.0, 0.22, 0.53, 0.76, 1.0), 0.16, 1)
+    lying = Split(run, (0.0, 0.22, 0.53, 0.76, 1.0), 0.16, 1, step=0.5)  # the table shows above it
     straddled = _rows(classes, {"5s": 0.91}, {"none": 0.29, "5s": 0.25}, {"5s": 0.78}, {"5s": 0.84})
     read = _rows(classes, {"5s": 0.83}, {"5s": 0.23}, {"5s": 0.81}, {"5s": 0.82})
     assert _split_score(lying, read, classes) > _split_score(standing, straddled, classes)
     end_cut = _rows(classes, {"5s": 0.91}, {"5s": 0.78}, {"5s": 0.84}, {"none": 0.29, "5s": 0.25})
     assert _split_score(standing, end_cut, classes) > _split_score(lying, read, classes)  # may be cut too wide
+    flat = replace(lying, step=0.0)  # as high as its neighbours: no tile lies there
+    assert _split_score(flat, read, classes) == pytest.approx(_split_score(lying, read, classes) - FLAT_TOP)
 
 
 def test_a_run_laid_apart_is_read_as_a_set():

@@ -35,6 +35,16 @@ def test_the_true_count_is_among_the_hypotheses():
     assert 1 in [split.lying for split in hypotheses]  # its middle tile lies sideways
 
 
+def test_the_table_shows_above_a_tile_lying_sideways():
+    from vision.pipeline import STEP_CLEAR
+
+    small, _ = load(DATA / "row_wood.jpg").reduced()
+    runs = find_runs(small)
+    steps = {split.lying: split.step for split in splits(small, runs[-1]) if split.count == 3 and split.lying is not None}
+    assert steps[1] > STEP_CLEAR > max(steps[0], steps[2])  # its middle tile lies sideways, lower than the others
+    assert all(split.step < STEP_CLEAR for split in splits(small, runs[0]) if split.lying is not None)
+
+
 def _wide_faces(count: int = 8, width: int = 72) -> np.ndarray:
     """A straightened run of faces wider than tall (64 high, as seen at a steep angle), glyphs of
     different heights, and only faint seams between them."""

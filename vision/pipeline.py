@@ -26,6 +26,8 @@ BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure o
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
+FLAT_TOP = 0.5  # ... and this much more when the table does not show above its lying tile (`Split.step` 0),
+STEP_CLEAR = 0.15  # ... nothing more from this step on, a share of it in between
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
 INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that lie inside the run and read
 # as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
@@ -183,9 +185,11 @@ def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ..
 
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
     """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity,
-    less INNER_NONE per share of crops inside the run read as no tile."""
+    less INNER_NONE per share of crops inside the run read as no tile, less the sideways prior (more
+    where the table does not show above the lying tile)."""
     faces = np.delete(rows, classes.index("none"), axis=1) if "none" in classes else rows
-    prior = -LYING_PRIOR if split.lying is not None else 0.0
+    flat = FLAT_TOP * float(np.clip(1 - split.step / STEP_CLEAR, 0, 1)) if split.count > 1 else 0.0
+    prior = -(LYING_PRIOR + flat) if split.lying is not None else 0.0
     inner = rows[1:-1].argmax(axis=1) == classes.index("none") if "none" in classes else np.zeros(0, bool)
     straddling = INNER_NONE * float(inner.sum()) / len(rows)
     return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam + prior - straddling

@@ -56,6 +56,7 @@ HYPOTHESES = 3  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
+STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
 GROUP_GAP = 0.2  # runs closer than this share of a tile's height belong to one group
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
@@ -125,6 +126,8 @@ class Split:
     cuts: tuple[float, ...]
     seam: float  # mean seam strength at the inner cuts (higher: clearer)
     lying: int | None = None  # the index of the one tile lying sideways, if any
+    step: float = 0.0  # how much darker the band above the lying tile is than above the standing ones
+    # (a share of the faces' brightness: a tile turned a quarter is lower, the table shows above it)
 
     @property
     def count(self) -> int:
@@ -555,7 +558,7 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
     """Seam strength per column (0..1): dark all the way down (ink leaves blank face above or below it), narrow."""
     height = grey_strip.shape[0]
     body = grey_strip[round(0.03 * height):round(0.97 * height)]
-    face = max(float(_upper(body[::2, ::2].reshape(-1, 1), 90)[0]), 1.0)
+    face = _face_level(body)
     darkness = np.clip((face - _upper(body, SEAM_PERCENTILE)) / face, 0, 1)
     profile = np.convolve(darkness, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
     narrow = cv2.getStructuringElement(cv2.MORPH_RECT, (SEAM_WIDTH, 1))
@@ -578,6 +581,11 @@ def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
 
     _, lean, profile = max((seams(float(lean)) for lean in LEANS), key=lambda found: (found[0], -abs(found[1])))
     return lean, profile
+
+
+def _face_level(grey: np.ndarray) -> float:
+    """The faces' brightness in a grey strip: its 90th percentile (every other pixel), at least 1."""
+    return max(float(_upper(grey[::2, ::2].reshape(-1, 1), 90)[0]), 1.0)
 
 
 def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
@@ -609,7 +617,7 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     framed = _framed(profile, whole, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
-    return tuple(found) + _lying_splits(run, profile)
+    return tuple(found) + _lying_splits(run, profile, straight)
 
 
 def tile_pitch(grey_strip: np.ndarray) -> float | None:
@@ -753,10 +761,11 @@ def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
     return (float(np.mean(inner)) if inner else 0.0) - float(np.mean(missed))
 
 
-def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
+def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray) -> tuple[Split, ...]:
     """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
     (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others;
-    and a lone tile wider than tall, lying. Cuts are pulled onto seams as in `_split`."""
+    and a lone tile wider than tall, lying. Cuts are pulled onto seams as in `_split`; each reading's
+    `step` says whether the table shows above its lying tile."""
     width = len(profile)
     found = []
     for count in LYING_SETS:
@@ -767,8 +776,28 @@ def _lying_splits(run: Run, profile: np.ndarray) -> tuple[Split, ...]:
         for lying in range(count):
             cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
                                         else _widths(pitch, CUT_SPREAD) for k in range(count)])
-            found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying))
+            found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying,
+                               _step(grey_strip, cuts, lying)))
     return tuple(found)
+
+
+def _step(grey_strip: np.ndarray, cuts: list[int], lying: int) -> float:
+    """How much darker, as a share of the faces' brightness, the band above a lying tile is than the
+    same band over the standing tiles (0 with none standing): a tile turned a quarter is as high as
+    the standing ones are wide, so the band down to that height (less a margin) over it is table."""
+    standing = [k for k in range(len(cuts) - 1) if k != lying]
+    if not standing:
+        return 0.0
+    height = grey_strip.shape[0]
+    pitch = float(np.mean([cuts[k + 1] - cuts[k] for k in standing]))
+    band = _upper(grey_strip[:max(1, round(STEP_BAND * (height - pitch)))], 75)
+
+    def middle(k: int) -> np.ndarray:
+        inset = (cuts[k + 1] - cuts[k]) // 6
+        return band[cuts[k] + inset:cuts[k + 1] - inset]
+
+    lower = float(np.median(np.concatenate([middle(k) for k in standing])) - np.median(middle(lying)))
+    return lower / _face_level(grey_strip)
 
 
 def end_caps(run: Run) -> tuple[Split, Split]:
