@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Run, _ring, _sized_alike, _unlike_table, backs_possible, end_caps, face_mask,
-                            face_share, find_runs, flat_share, rectify, splits, stands_out, tile_pitch)
+from vision.segment import (FACE_SIZE, Run, Split, _ring, _sized_alike, _unlike_table, backs_possible, end_caps,
+                            face_mask, face_share, find_runs, flat_share, rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -43,6 +43,11 @@ def test_the_table_shows_above_a_tile_lying_sideways():
     steps = {split.lying: split.step for split in splits(small, runs[-1]) if split.count == 3 and split.lying is not None}
     assert steps[1] > STEP_CLEAR > max(steps[0], steps[2])  # its middle tile lies sideways, lower than the others
     assert all(split.step < STEP_CLEAR for split in splits(small, runs[0]) if split.lying is not None)
+    lying = next(split for split in splits(small, runs[-1]) if split.count == 3 and split.lying == 1)
+    assert 0.3 < lying.top < 0.45  # its face begins that far down the run: the crop starts there, turned upright
+    run = Run(((0, 0), (300, 0), (300, 64), (0, 64)), 0, 0)
+    turned = Split(run, (0.0, 0.3, 0.7, 1.0), 0.0, lying=1, top=0.4).quads(1.0)[1]
+    assert np.array(turned) == pytest.approx(np.array([(210, 25.6), (210, 64), (90, 64), (90, 25.6)]))
 
 
 def _wide_faces(count: int = 8, width: int = 72) -> np.ndarray:

@@ -56,6 +56,8 @@ HYPOTHESES = 3  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
+FACE_ROW = 0.9  # a row of a lying tile is face where it is this bright (a share of the faces' level)
+TOP_SEARCH = 0.6  # ... looked for in this top share of the run
 STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
 GROUP_GAP = 0.2  # runs closer than this share of a tile's height belong to one group
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
@@ -128,6 +130,7 @@ class Split:
     lying: int | None = None  # the index of the one tile lying sideways, if any
     step: float = 0.0  # how much darker the band above the lying tile is than above the standing ones
     # (a share of the faces' brightness: a tile turned a quarter is lower, the table shows above it)
+    top: float | None = None  # where the lying tile's face begins, a share of the run's height (None: unseen)
 
     @property
     def count(self) -> int:
@@ -144,8 +147,9 @@ class Split:
             if index != self.lying:  # the face without the side wall below it
                 corners[2], corners[3] = (corners[1] + (corners[2] - corners[1]) * self.run.face,
                                           corners[0] + (corners[3] - corners[0]) * self.run.face)
-            else:  # lower than the standing tiles: keep its face's height, turn it upright
-                low = 1 - min(1.0, (b - a) * self.run.length * LYING_ASPECT / self.run.height)
+            else:  # lower than the standing tiles: from where its face begins (or its face's height), upright
+                high = min(1.0, (b - a) * self.run.length * LYING_ASPECT / self.run.height)
+                low = self.top if self.top is not None else 1 - high
                 corners = [corners[1] + (corners[2] - corners[1]) * low, corners[2], corners[3],
                            corners[0] + (corners[3] - corners[0]) * low]
             quads.append(tuple(tuple(map(float, point)) for point in corners))
@@ -777,7 +781,7 @@ def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray) -> tupl
             cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
                                         else _widths(pitch, CUT_SPREAD) for k in range(count)])
             found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying,
-                               _step(grey_strip, cuts, lying)))
+                               _step(grey_strip, cuts, lying), _face_top(grey_strip, cuts[lying], cuts[lying + 1])))
     return tuple(found)
 
 
@@ -798,6 +802,16 @@ def _step(grey_strip: np.ndarray, cuts: list[int], lying: int) -> float:
 
     lower = float(np.median(np.concatenate([middle(k) for k in standing])) - np.median(middle(lying)))
     return lower / _face_level(grey_strip)
+
+
+def _face_top(grey_strip: np.ndarray, start: int, end: int) -> float | None:
+    """The first row (a share of the strip's height, in its top TOP_SEARCH) where columns start..end
+    turn as bright as a face: where a lying tile's face begins; None if no row does."""
+    inset = (end - start) // 6
+    rows = _upper(grey_strip[:, start + inset:end - inset].T, 75)
+    height = grey_strip.shape[0]
+    bright = np.flatnonzero(rows[:round(TOP_SEARCH * height)] >= FACE_ROW * _face_level(grey_strip))
+    return float(bright[0]) / height if bright.size else None
 
 
 def end_caps(run: Run) -> tuple[Split, Split]:
