@@ -768,9 +768,9 @@ def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
 def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray) -> tuple[Split, ...]:
     """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
     (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others;
-    and a lone tile wider than tall, lying. Cuts are pulled onto seams as in `_split`; each reading's
-    `step` says whether the table shows above its lying tile."""
-    width = len(profile)
+    and a lone tile wider than tall, lying. Cuts are pulled onto seams as in `_split`; each reading
+    says whether the table shows above its lying tile (`step`) and where that tile's face begins (`top`)."""
+    width, level = len(profile), _face_level(grey_strip)
     found = []
     for count in LYING_SETS:
         pitch = width / (count - 1 + 1 / LYING_ASPECT)
@@ -781,36 +781,37 @@ def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray) -> tupl
             cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
                                         else _widths(pitch, CUT_SPREAD) for k in range(count)])
             found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying,
-                               _step(grey_strip, cuts, lying), _face_top(grey_strip, cuts[lying], cuts[lying + 1])))
+                               _step(grey_strip, cuts, lying) / level,
+                               _face_top(grey_strip, _inner(cuts[lying], cuts[lying + 1]), level)))
     return tuple(found)
 
 
+def _inner(start: int, end: int) -> slice:
+    """Columns start..end less a sixth of their width at each side (clear of the seams)."""
+    inset = (end - start) // 6
+    return slice(start + inset, end - inset)
+
+
 def _step(grey_strip: np.ndarray, cuts: list[int], lying: int) -> float:
-    """How much darker, as a share of the faces' brightness, the band above a lying tile is than the
-    same band over the standing tiles (0 with none standing): a tile turned a quarter is as high as
-    the standing ones are wide, so the band down to that height (less a margin) over it is table."""
+    """How much darker the band above a lying tile is than the same band over the standing tiles (0
+    with none standing): a tile turned a quarter is as high as the standing ones are wide, so the band
+    down to that height (less a margin) over it is table."""
     standing = [k for k in range(len(cuts) - 1) if k != lying]
     if not standing:
         return 0.0
     height = grey_strip.shape[0]
     pitch = float(np.mean([cuts[k + 1] - cuts[k] for k in standing]))
     band = _upper(grey_strip[:max(1, round(STEP_BAND * (height - pitch)))], 75)
-
-    def middle(k: int) -> np.ndarray:
-        inset = (cuts[k + 1] - cuts[k]) // 6
-        return band[cuts[k] + inset:cuts[k + 1] - inset]
-
-    lower = float(np.median(np.concatenate([middle(k) for k in standing])) - np.median(middle(lying)))
-    return lower / _face_level(grey_strip)
+    over = np.concatenate([band[_inner(cuts[k], cuts[k + 1])] for k in standing])
+    return float(np.median(over) - np.median(band[_inner(cuts[lying], cuts[lying + 1])]))
 
 
-def _face_top(grey_strip: np.ndarray, start: int, end: int) -> float | None:
-    """The first row (a share of the strip's height, in its top TOP_SEARCH) where columns start..end
-    turn as bright as a face: where a lying tile's face begins; None if no row does."""
-    inset = (end - start) // 6
-    rows = _upper(grey_strip[:, start + inset:end - inset].T, 75)
+def _face_top(grey_strip: np.ndarray, columns: slice, level: float) -> float | None:
+    """The first row (a share of the strip's height, in its top TOP_SEARCH) where the columns turn as
+    bright as a face (FACE_ROW of the faces' ``level``): where a lying tile's face begins; None if none does."""
+    rows = _upper(grey_strip[:, columns].T, 75)
     height = grey_strip.shape[0]
-    bright = np.flatnonzero(rows[:round(TOP_SEARCH * height)] >= FACE_ROW * _face_level(grey_strip))
+    bright = np.flatnonzero(rows[:round(TOP_SEARCH * height)] >= FACE_ROW * level)
     return float(bright[0]) / height if bright.size else None
 
 
