@@ -238,6 +238,11 @@ def test_a_run_laid_apart_is_read_as_a_set():
     assert plain.codes[-1] == "3s" and plain.valid
     reading = decode([*concealed, *meld], [0] * len(concealed) + [1, 1, 1])
     assert reading.codes[-3:] == ("2s", "2s", "2s") and reading.valid and reading.changed[-1]
+    # and a flower of a set the classifier does not know, set apart, read as a playing tile: 15 playing
+    # tiles and no kong is no hand; it completes as a flower, the run laid apart as a set
+    flower = _options(("6p", 0.3), ("4f", 0.2))
+    both = decode([*concealed, *meld, flower], [0] * len(concealed) + [1, 1, 1, 2])
+    assert both.codes[-4:] == ("2s", "2s", "2s", "4f") and both.valid and both.changed[-1]
 
 
 def test_suggested_hand_brackets_the_declared_sets_laid_apart():
@@ -258,7 +263,10 @@ def test_a_bonus_reading_becomes_a_playing_tile_only_to_complete_the_hand():
     assert reading.codes[-1] == "1s" and reading.changed[-1] and reading.valid
     unlikely = _options(("8f", 0.6), ("1s", 0.35))
     assert decode([*sure, _options(("8f", 0.9), ("1s", 0.02))]).codes[-1] == "8f"  # 45x less probable
-    assert decode([*sure, _options(("1s", 0.99)), unlikely]).codes[-1] == "8f"  # already a whole hand
+    assert decode([*sure, _options(("1s", 0.99)), unlikely]).codes[-1] == "8f"  # already a complete hand
+    flower = _options(("6p", 0.3), ("4f", 0.2), ("5m", 0.1))  # 15 playing tiles could hold a kong, yet none
+    reading = decode([*sure, _options(("1s", 0.99)), flower])
+    assert reading.codes[-1] == "4f" and reading.changed[-1] and reading.valid
 
 
 def test_decoding_respects_copies_and_single_bonus_tiles():

@@ -5,12 +5,14 @@ A hand holds at most four of a tile and one of each bonus tile, and a photo of
 complete winning shape. The alternatives of the least confident tiles are
 searched in order of joint log-probability and the first valid reading wins.
 Decoding never swaps a bonus tile for a playing tile or back (that could dodge
-the shape), except where the tiles as read are not a whole hand and one
-reading at most CROSS_RATIO times less probable makes them a complete one (a
-bird 1s read as a flower).
+the shape), except where the tiles as read are not a complete hand and one
+reading at most CROSS_RATIO times less probable makes them one (a bird 1s read
+as a flower; a flower of an unfamiliar set read as a playing tile, leaving 15
+playing tiles and no kong).
 Given the runs the tiles were found in, a reading where every run laid apart as
-a set of three or four (an exposed meld) is a chow, pung or kong is preferred;
-when there is none, the plain rules decide.
+a set of three or four (an exposed meld) is a chow, pung or kong is preferred
+(the complete readings above among them); when there is none, the plain rules
+decide.
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     options = [_same_kind(alternatives[i]) for i in open_tiles]
     melds = _meld_runs(runs or ())
     chosen = None
-    if not _whole(best):
-        chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles, _complete, log(CROSS_RATIO))
+    if "back" not in best and not _complete(best):
+        complete = (lambda codes: _complete(codes) and _are_sets(codes, melds)) if melds else _complete
+        chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles, complete, log(CROSS_RATIO))
     if melds and chosen is None:
         chosen = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     chosen = chosen or _search(best, options, open_tiles, is_valid)
