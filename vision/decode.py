@@ -62,8 +62,8 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     melds = _meld_runs(runs or ())
     chosen = None
     if "back" not in best and not _complete(best):
-        complete = (lambda codes: _complete(codes) and _are_sets(codes, melds)) if melds else _complete
-        chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles, complete, log(CROSS_RATIO))
+        chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
+                         lambda codes: _complete(codes) and _are_sets(codes, melds), log(CROSS_RATIO))
     if melds and chosen is None:
         chosen = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     chosen = chosen or _search(best, options, open_tiles, is_valid)
