@@ -85,6 +85,29 @@ def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     assert _back(cap, sure, inked, classes)[1] is sure
 
 
+def test_backs_the_colour_of_the_table_count_at_both_ends_of_two_faces_alike():
+    from vision.pipeline import CapCheck, _ends, classifier
+    from vision.segment import Run, end_caps
+
+    classes = classifier().classes
+    lead, trail = end_caps(Run(((0, 0), (60, 0), (60, 40), (0, 40)), 0, 0))
+    felt = np.full((128, 96, 3), (40, 110, 60), np.uint8)  # green backs on green felt: the table's colour
+    back, table = _rows(classes, {"back": 0.85}), _rows(classes, {"back": 0.3, "none": 0.6})
+    two = _rows(classes, {"2s": 0.9, "3s": 0.05}, {"2s": 0.5, "3s": 0.4})
+    kong = (CapCheck.KONG_END, CapCheck.KONG_END)
+
+    def ends(faces, first=back, second=back, checks=kong):
+        return [end is not None for end in _ends(((lead, first, felt), (trail, second, felt)), checks, faces, classes)]
+
+    assert ends(two) == [True, True]
+    assert ends(two, second=table) == [False, False]  # a pair laid apart: table at one end
+    assert ends(_rows(classes, {"2s": 0.9}, {"7m": 0.9})) == [False, False]  # two faces unlike
+    assert ends(_rows(classes, {"4f": 0.5, "2s": 0.3}, {"2s": 0.9})) == [False, False]  # a flower beside it
+    assert ends(np.vstack([two, two[:1]])) == [False, False]  # three faces: not a kong's middle
+    sure = _rows(classes, {"back": 0.9})
+    assert ends(two, first=sure, second=table, checks=(CapCheck.BACK, CapCheck.KONG_END)) == [True, False]
+
+
 def test_sample_hand_is_a_complete_winning_hand(recognize):
     from scoring.decompose import decompose
     from scoring.hand import Hand

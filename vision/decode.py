@@ -77,13 +77,14 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     )
 
 
-def _kind(code: str) -> str:
-    """'back', 'bonus' or 'playing': decoding never swaps one kind for another (that would dodge the shape)."""
+def tile_kind(code: str) -> str:
+    """'back', 'none', 'bonus' or 'playing' (a class's kind): decoding never swaps one kind for another
+    (that would dodge the shape)."""
     return code if code in NOT_FACES else "bonus" if code.endswith("f") else "playing"
 
 
 def _same_kind(options: Alternatives) -> Alternatives:
-    return tuple(option for option in options if _kind(option[0]) == _kind(options[0][0]))
+    return tuple(option for option in options if tile_kind(option[0]) == tile_kind(options[0][0]))
 
 
 def _meld_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:

@@ -9,6 +9,7 @@ The model is loaded once, on first use.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from enum import Enum
 from functools import cache
 from time import perf_counter
 
@@ -16,15 +17,17 @@ import cv2
 import numpy as np
 
 from vision.classify import TileClassifier
-from vision.decode import decode, hand_text
+from vision.decode import decode, hand_text, tile_kind
 from vision.io import Photo, Source, load
-from vision.segment import FLAT_SHARE, Quad, Split, backs_possible, end_caps, find_runs, flat_share, rectify, splits
+from vision.segment import (FLAT_SHARE, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share, rectify,
+                            splits)
 
 TOP_K = 3  # alternatives reported per tile
 DECODE_K = 12  # alternatives hand-aware decoding may choose from (a tile of an unseen set may rank its true face low)
 BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure of it
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
+PAIR_LENGTH = 2.5  # a run at most this many times as long as high may be the two faces of a concealed kong
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 FLAT_TOP = 0.5  # ... and this much more when the table does not show above its lying tile (`Split.step` 0),
 STEP_CLEAR = 0.15  # ... nothing more from this step on, a share of it in between
@@ -97,6 +100,15 @@ class Recognition:
         }
 
 
+class CapCheck(Enum):
+    """What a place just beside a run is read for."""
+
+    SKIP = "skip"  # nothing: no face-down tile can stand there (the table's own colour, or bare table)
+    BACK = "back"  # a face-down tile, by `_back`
+    KONG_END = "kong end"  # a face-down tile only as an end of a concealed kong whose two faces show between
+    # two backs (`_kong_end`): then a back the colour of the table (green backs on green felt) still counts
+
+
 @dataclass(frozen=True)
 class Candidates:
     """What preprocessing proposes: every split of every run, and a crop of each distinct tile quad
@@ -107,7 +119,7 @@ class Candidates:
     crops: tuple[np.ndarray, ...]  # one per distinct quad
     slots: tuple[int, ...]  # per quad of every split, in order: the index of its crop
     scale: float
-    caps_stand_out: tuple[tuple[bool, bool], ...]  # per run: whether a face-down tile may stand at each end cap
+    caps: tuple[tuple[CapCheck, CapCheck], ...]  # per run: what each end cap is checked for
 
 
 @cache
@@ -123,13 +135,20 @@ def preprocess(image: Source) -> Candidates:
     grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     runs = find_runs(small)
     caps = [end_caps(run) for run in runs]
-    stand_out = backs_possible(small, caps)
-    per_run = tuple(splits(grey, run) + tuple(cap for cap, may in zip(pair, flags) if may)
-                    for run, pair, flags in zip(runs, caps, stand_out))
+    checks = tuple(_cap_checks(run, flags) for run, flags in zip(runs, backs_possible(small, caps)))
+    per_run = tuple(splits(grey, run) + tuple(cap for cap, check in zip(pair, run_checks) if check is not CapCheck.SKIP)
+                    for run, pair, run_checks in zip(runs, caps, checks))
     quads = [quad for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)]
     distinct = {quad: index for index, quad in enumerate(dict.fromkeys(quads))}
     crops = tuple(rectify(photo.pixels, quad) for quad in distinct)
-    return Candidates(photo, per_run, crops, tuple(distinct[quad] for quad in quads), scale, stand_out)
+    return Candidates(photo, per_run, crops, tuple(distinct[quad] for quad in quads), scale, checks)
+
+
+def _cap_checks(run: Run, stand_out: tuple[bool, bool]) -> tuple[CapCheck, CapCheck]:
+    """Each end cap: BACK where a face-down tile may stand (`backs_possible`), else KONG_END beside a
+    run short enough to be two tiles."""
+    short = run.length <= PAIR_LENGTH * run.height
+    return tuple(CapCheck.BACK if may else CapCheck.KONG_END if short else CapCheck.SKIP for may in stand_out)
 
 
 def infer(candidates: Candidates) -> np.ndarray:
@@ -141,14 +160,15 @@ def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tupl
     """Choose each run's split, keep the face-down tiles at its ends, drop non-tiles, decode the hand."""
     chosen: list[tuple[Split, np.ndarray]] = []
     start = 0
-    for hypotheses, (first, last) in zip(candidates.splits, candidates.caps_stand_out):
+    for hypotheses, (first, last) in zip(candidates.splits, candidates.caps):
         scored = []
         for split in hypotheses:
             scored.append((split, probabilities[start:start + split.count], candidates.crops[candidates.slots[start]]))
             start += split.count
-        after = _back(*scored.pop(), classes) if last else None
-        before = _back(*scored.pop(), classes) if first else None
+        trailing = scored.pop() if last is not CapCheck.SKIP else None
+        leading = scored.pop() if first is not CapCheck.SKIP else None
         split, rows, _ = max(scored, key=lambda item: _split_score(item[0], item[1], classes))
+        before, after = _ends((leading, trailing), (first, last), rows, classes)
         if before and not (chosen and _overlaps(chosen[-1][0], before[0])):
             chosen.append(before)
         chosen.append((split, rows))
@@ -163,6 +183,32 @@ def _overlaps(earlier: Split, cap: Split) -> bool:
         np.linalg.norm(np.mean(earlier.quads(1.0)[0], axis=0) - np.mean(cap.quads(1.0)[0], axis=0))
         < 0.5 * cap.run.height
     )
+
+
+def _ends(caps: tuple[tuple[Split, np.ndarray, np.ndarray] | None, ...], checks: tuple[CapCheck, CapCheck],
+          faces: np.ndarray, classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray] | None]:
+    """A run's two end caps (split, rows, crop; None where SKIP) as face-down tiles or None, each by its
+    check; a KONG_END back counts only when the other end holds one too (a kong shows backs at both
+    ends; a pair laid apart on a flat table has table at one). ``faces``: the run's chosen split's rows."""
+    ends = [None if cap is None else _back(*cap, classes) if check is CapCheck.BACK
+            else _kong_end(*cap, faces, classes) for cap, check in zip(caps, checks)]
+    if None in ends:
+        return [None if check is CapCheck.KONG_END else end for end, check in zip(ends, checks)]
+    return ends
+
+
+def _kong_end(cap: Split, rows: np.ndarray, crop: np.ndarray, faces: np.ndarray,
+              classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
+    """An end cap as a back of a concealed kong, or None: the run reads as two playing tiles (each
+    one's best class) that may be the same (a playing tile among both one's top TOP_K), and the cap is
+    BACK_SURE of a back and one flat colour. Such backs may be the table's colour: the shape is the evidence."""
+    if "back" not in classes or len(faces) != 2:
+        return None
+    tops = [[classes[i] for i in np.argsort(row)[::-1][:TOP_K]] for row in faces]
+    common = [code for code in tops[0] if code in tops[1] and tile_kind(code) == "playing"]
+    if not (common and all(tile_kind(top[0]) == "playing" for top in tops)):
+        return None
+    return (cap, rows) if rows[0][classes.index("back")] >= BACK_SURE and flat_share(crop) >= FLAT_SHARE else None
 
 
 def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
