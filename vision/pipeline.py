@@ -188,27 +188,34 @@ def _overlaps(earlier: Split, cap: Split) -> bool:
 def _ends(caps: tuple[tuple[Split, np.ndarray, np.ndarray] | None, ...], checks: tuple[CapCheck, CapCheck],
           faces: np.ndarray, classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray] | None]:
     """A run's two end caps (split, rows, crop; None where SKIP) as face-down tiles or None, each by its
-    check; a KONG_END back counts only when the other end holds one too (a kong shows backs at both
-    ends; a pair laid apart on a flat table has table at one). ``faces``: the run's chosen split's rows."""
+    check; KONG_END backs count only beside two faces alike (`_alike_pair`) and at both ends (a kong
+    shows backs at both; a pair laid apart on a flat table has table at one). ``faces``: the run's
+    chosen split's rows."""
+    pair = _alike_pair(faces, classes)
     ends = [None if cap is None else _back(*cap, classes) if check is CapCheck.BACK
-            else _kong_end(*cap, faces, classes) for cap, check in zip(caps, checks)]
+            else _kong_end(*cap, classes) if pair else None for cap, check in zip(caps, checks)]
     if None in ends:
         return [None if check is CapCheck.KONG_END else end for end, check in zip(ends, checks)]
     return ends
 
 
-def _kong_end(cap: Split, rows: np.ndarray, crop: np.ndarray, faces: np.ndarray,
-              classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
-    """An end cap as a back of a concealed kong, or None: the run reads as two playing tiles (each
-    one's best class) that may be the same (a playing tile among both one's top TOP_K), and the cap is
-    BACK_SURE of a back and one flat colour. Such backs may be the table's colour: the shape is the evidence."""
-    if "back" not in classes or len(faces) != 2:
-        return None
+def _alike_pair(faces: np.ndarray, classes: tuple[str, ...]) -> bool:
+    """Whether a split reads as two playing tiles (each one's best class) that may be the same face (a
+    playing tile among both one's top TOP_K): the middle of a concealed kong."""
+    if len(faces) != 2:
+        return False
     tops = [[classes[i] for i in np.argsort(row)[::-1][:TOP_K]] for row in faces]
     common = [code for code in tops[0] if code in tops[1] and tile_kind(code) == "playing"]
-    if not (common and all(tile_kind(top[0]) == "playing" for top in tops)):
+    return bool(common) and all(tile_kind(top[0]) == "playing" for top in tops)
+
+
+def _kong_end(cap: Split, rows: np.ndarray, crop: np.ndarray,
+              classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
+    """An end cap as a back of a concealed kong, or None: BACK_SURE of a back and one flat colour.
+    Such backs may be the table's colour: the kong's shape is the evidence."""
+    if "back" not in classes or rows[0][classes.index("back")] < BACK_SURE or flat_share(crop) < FLAT_SHARE:
         return None
-    return (cap, rows) if rows[0][classes.index("back")] >= BACK_SURE and flat_share(crop) >= FLAT_SHARE else None
+    return cap, rows
 
 
 def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
