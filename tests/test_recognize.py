@@ -19,6 +19,7 @@ SCENES = {
     DATA / "row_wood.jpg": "234567m 345p 99m 555p",
     DATA / "row_white.jpg": "789m 123s 444p 345s 66z",  # ivory tiles on a white cloth
     DATA / "row_gingham.jpg": "234p 567s 888m 11z",  # green-tinted tiles on a blue gingham cloth
+    DATA / "row_beige_glare.jpg": "234m 567s 11z 789p",  # light tiles on a beige cloth, glare beside them
     ROOT / "assets" / "sample_hand.jpg": "123p 456p 789p 234s 77m",
 }
 

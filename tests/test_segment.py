@@ -248,6 +248,12 @@ def test_tiles_on_a_white_cloth_are_found():
     assert _best_counts(DATA / "row_white.jpg") == [(0, 0, 3), (0, 1, 3), (0, 2, 3), (0, 3, 3), (0, 4, 2)]
 
 
+def test_on_a_light_cloth_faces_are_their_outlines_not_glare():
+    """Faces as light as the cloth: what their outlines enclose is face, and the glare beside them
+    (lighter than the cloth, but with no edge) joins no run."""
+    assert _best_counts(DATA / "row_beige_glare.jpg") == [(0, 0, 3), (0, 1, 3), (0, 2, 2), (0, 3, 3)]
+
+
 def test_rows_cut_by_the_photo_frame_are_still_found(shared_datasets):
     """A tight crop of a grid of tiles: the frame cuts the top and bottom rows of tiles."""
     crop = load(shared_datasets / "real-photos" / "raw-images" / "6-3.png").pixels[5:319, 72:638]

@@ -44,7 +44,15 @@ LIGHT_TABLE = 0.25  # the table is light (white or pale cloth) when this share o
 SMOOTH_RING = 0.02  # ... and at most this share of the ring is on an edge (tiles filling the frame make many)
 EDGE = 40.0  # grey-level gradient (Sobel) of an edge
 RING_CONTEXT = 2  # pixels beyond the ring a filter on it sees (a 3x3 blur, then a 3x3 Sobel)
-LIGHT_CLOSE = 0.02  # on a light or patterned table, what is unlike it is closed over this share of the long side
+LIGHT_CLOSE = 0.02  # on a patterned table, what is unlike it is closed over this share of the long side
+EDGE_BLUR = 5  # on a light table, outlines are found (Canny on each Lab channel) after a Gaussian blur this wide
+EDGE_RING = 3.0  # ... where a channel's gradient is this many times the 99th percentile of the outer ring's (the
+EDGE_LOW = 0.33  # ... cloth's weave), and continued where it is this share of that (hysteresis)
+EDGE_FLOOR = 8.0  # ... but at least this (Sobel of 0-255 levels: a ring with no texture)
+EDGE_CLOSE = 3  # pixels: outlines are closed over this before what they enclose is filled
+FACE_PERCENTILE = 80  # the faces' grey level: this percentile of what outlines enclose
+FACE_DARK = 0.9  # ... and what is darker than this share of it (side walls, shadows cast on the table) is not face
+REFILL_CLOSE = 5  # pixels: the rest is closed over this and filled again (ink)
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.002  # a run covers at least this share of the reduced image
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
@@ -158,14 +166,14 @@ class Split:
 
 def face_mask(image: np.ndarray) -> np.ndarray:
     """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up; on a table as
-    light as the faces, what differs from the table (ink, side walls) with the gaps closed."""
+    light as the faces, what the faces' outlines enclose."""
     hsv = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
     _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     size = max(3, round(max(image.shape[:2]) / 150)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
     if _light_table(image, mask):
-        mask = _closed_unlike(image)
+        mask = _outlined(image)
     else:
         mask = _unpatterned(image, whiteness, mask)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
@@ -200,6 +208,34 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     """Each blob with its holes filled (a face between its ink and side wall)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return cv2.drawContours(np.zeros_like(mask), contours, -1, 255, cv2.FILLED)
+
+
+def _outlined(image: np.ndarray) -> np.ndarray:
+    """On a table as light as the faces, whose colour may be the faces' own: what sharp edges
+    enclose (a face's outline, its ink), less what is darker than the faces (a side wall, the shadow
+    a tile casts). Glare and the light falling across the cloth have no such edges."""
+    enclosed = _filled(_morphology(_outlines(image), cv2.MORPH_CLOSE, EDGE_CLOSE))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(enclosed)
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+    levels = np.full(count, np.inf, np.float32)  # each blob's own face level (the light falls off across a photo)
+    for label in 1 + np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] >= MIN_AREA * enclosed.size):  # smaller: no run
+        x, y, w, h = stats[label, :4]
+        inside = grey[y:y + h, x:x + w][labels[y:y + h, x:x + w] == label]
+        levels[label] = FACE_DARK * float(np.percentile(inside, FACE_PERCENTILE))
+    face = ((labels > 0) & (grey >= levels[labels])).astype(np.uint8) * 255
+    return _filled(_morphology(face, cv2.MORPH_CLOSE, REFILL_CLOSE))
+
+
+def _outlines(image: np.ndarray) -> np.ndarray:
+    """Canny edges of each Lab channel, the thresholds set above the texture of the photo's outer ring."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (EDGE_BLUR, EDGE_BLUR), 0), cv2.COLOR_RGB2LAB)
+    edges = np.zeros(image.shape[:2], np.uint8)
+    for channel in cv2.split(lab):
+        dx, dy = cv2.Sobel(channel, cv2.CV_16S, 1, 0), cv2.Sobel(channel, cv2.CV_16S, 0, 1)
+        gradient = cv2.magnitude(dx.astype(np.float32), dy.astype(np.float32))
+        high = max(EDGE_RING * float(np.percentile(_ring(gradient), 99)), EDGE_FLOOR)
+        edges |= cv2.Canny(dx, dy, EDGE_LOW * high, high, L2gradient=True)
+    return edges
 
 
 def _closed_unlike(image: np.ndarray) -> np.ndarray:

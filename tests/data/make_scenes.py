@@ -37,6 +37,7 @@ class Scene:
     scale: float = 1.0
     check: int = 0  # pixels: a gingham cloth's band width (the table colour over white), 0 for a plain table
     back: tuple[int, int, int] = (30, 30, 36)  # the colour of a face-down tile
+    glare: tuple[float, float] | None = None  # the centre of a patch of glare on the photo, as shares of its size
 
 
 SCENES = (
@@ -47,6 +48,8 @@ SCENES = (
           check=14),
     Scene("tests/data/row_kong.jpg", ("123m", "456p", "789s", "55z", "-22s-"), (40, 110, 60), (250, 244, 225),
           turn=-3),
+    Scene("tests/data/row_beige_glare.jpg", ("234m", "567s", "11z", "789p"), (214, 200, 172), (238, 232, 214),
+          turn=3, glare=(0.6, 0.9)),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
@@ -102,7 +105,7 @@ def render(scene: Scene) -> Image.Image:
         for tile in group:
             table.paste(tile, (left, margin + tile_h - tile.size[1]))
             left += tile.size[0]
-    return _camera(np.asarray(table), scene.turn)
+    return _camera(np.asarray(table), scene.turn, scene.glare)
 
 
 def _cloth(size: tuple[int, int], scene: Scene) -> Image.Image:
@@ -116,8 +119,8 @@ def _cloth(size: tuple[int, int], scene: Scene) -> Image.Image:
     return Image.fromarray((white + share[..., None] * (np.array(scene.table) - white)).astype(np.uint8))
 
 
-def _camera(pixels: np.ndarray, turn: float) -> Image.Image:
-    """Turn in the image plane, a mild perspective, blur and noise."""
+def _camera(pixels: np.ndarray, turn: float, glare: tuple[float, float] | None) -> Image.Image:
+    """Turn in the image plane, a mild perspective, blur, glare and noise."""
     height, width = pixels.shape[:2]
     top = 0.03 * width
     src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
@@ -126,7 +129,11 @@ def _camera(pixels: np.ndarray, turn: float) -> Image.Image:
     turned = np.vstack([cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0), [0, 0, 1]])
     border = tuple(int(c) for c in pixels[2, 2])
     out = cv2.warpPerspective(pixels, turned @ warp, (width, height), borderValue=border)
-    out = cv2.GaussianBlur(out, (3, 3), 0.8)
+    out = cv2.GaussianBlur(out, (3, 3), 0.8).astype(np.float64)
+    if glare:
+        ys, xs = np.indices((height, width))
+        spread = 2 * (0.07 * width) ** 2
+        out += 60 * np.exp(-((xs - glare[0] * width) ** 2 + (ys - glare[1] * height) ** 2) / spread)[..., None]
     noise = np.random.default_rng(7).normal(0, 3, out.shape)
     return Image.fromarray(np.clip(out + noise, 0, 255).astype(np.uint8))
 
