@@ -20,6 +20,7 @@ SCENES = {
     DATA / "row_white.jpg": "789m 123s 444p 345s 66z",  # ivory tiles on a white cloth
     DATA / "row_gingham.jpg": "234p 567s 888m 11z",  # green-tinted tiles on a blue gingham cloth
     DATA / "row_beige_glare.jpg": "234m 567s 11z 789p",  # light tiles on a beige cloth, glare beside them
+    DATA / "row_close_groups.jpg": "123p 456m 789s 11z",  # groups laid a quarter of a tile apart
     ROOT / "assets" / "sample_hand.jpg": "123p 456p 789p 234s 77m",
 }
 

@@ -38,6 +38,7 @@ class Scene:
     check: int = 0  # pixels: a gingham cloth's band width (the table colour over white), 0 for a plain table
     back: tuple[int, int, int] = (30, 30, 36)  # the colour of a face-down tile
     glare: tuple[float, float] | None = None  # the centre of a patch of glare on the photo, as shares of its size
+    gap: float = 0.5  # between groups, as a share of a tile's width
 
 
 SCENES = (
@@ -50,6 +51,8 @@ SCENES = (
           turn=-3),
     Scene("tests/data/row_beige_glare.jpg", ("234m", "567s", "11z", "789p"), (214, 200, 172), (238, 232, 214),
           turn=3, glare=(0.6, 0.9)),
+    Scene("tests/data/row_close_groups.jpg", ("123p", "456m", "789s", "11z"), (40, 110, 60), (250, 244, 225),
+          turn=2, gap=0.25),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
@@ -93,7 +96,7 @@ def render(scene: Scene) -> Image.Image:
     """The scene as an RGB image: the rows of tiles (bottoms aligned) with a soft shadow, then the camera."""
     groups = [_group(text, scene) for text in scene.groups]
     tile_w, tile_h = groups[0][0].size
-    gap, margin = tile_w // 2, round(60 * scene.scale)
+    gap, margin = round(tile_w * scene.gap), round(60 * scene.scale)
     widths = [sum(tile.size[0] for tile in group) for group in groups]
     table = _cloth((sum(widths) + gap * (len(groups) - 1) + 2 * margin, tile_h + 2 * margin), scene)
     lefts = [margin + g * gap + sum(widths[:g]) for g in range(len(groups))]
