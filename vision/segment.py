@@ -247,9 +247,9 @@ def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray) -> 
     """On a checked or plaid cloth (many small bright specks among the bright pixels): the pixels
     nearly as white as the whitest of the cloth around them (its light squares, whatever the light
     falling across the photo; the stripes between the squares are less white) in blobs too big to
-    be a speck of the pattern, and what is unlike the cloth's colours with the gaps closed, as on a
-    light table (a tinted tile body can pass for the cloth's light squares; its ink and side wall
-    do not); otherwise the mask as it is."""
+    be a speck of the pattern, and what is unlike the cloth's colours with the gaps closed (a tinted
+    tile body can pass for the cloth's light squares; its ink and side wall do not); otherwise the
+    mask as it is."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     speck = _speck_side(((whiteness > brightest) * 255).astype(np.uint8))
     if speck is None:
