@@ -294,6 +294,32 @@ def test_a_bonus_reading_becomes_a_playing_tile_only_to_complete_the_hand():
     assert reading.codes[-1] == "4f" and reading.changed[-1] and reading.valid
 
 
+def test_a_pung_of_birds_read_as_one_flower_is_weighed_against_three_flowers():
+    # three 1s of an unfamiliar set each read as flower 2 first: no hand holds flower 2 thrice, so the
+    # same-kind reading names them three flowers (itself 21x less probable); 1s 1s 1s completes the
+    # hand and is 37x less probable than the reading as seen, but less than 2x less than the flowers
+    sure = [_options((code, 0.99)) for code in _codes("123m444p567s99p")]
+    bird = _options(("2f", 0.5), ("1s", 0.15), ("8f", 0.12), ("1f", 0.1))
+    reading = decode([*sure, bird, bird, bird])
+    assert reading.codes[-3:] == ("1s", "1s", "1s") and all(reading.changed[-3:]) and reading.valid
+    alone = decode([*sure, _options(("1s", 0.99)), _options(("1s", 0.99)), bird])
+    assert alone.codes[-1] == "1s"  # one bird, 3.3x less probable, as before
+
+
+def test_a_concealed_kong_shown_with_backs_still_lets_the_hand_be_checked():
+    # a kong laid apart as back 8m 8m back hides two faces, not the hand's shape: the bird 1s read
+    # as a flower completes 123s as it would without the kong
+    standing = [_options((code, 0.99)) for code in _codes("23s444p567s99p")]
+    bird = _options(("8f", 0.6), ("1s", 0.35), ("2f", 0.05))
+    kong = [_options(("back", 0.99)), _options(("8m", 0.99)), _options(("8m", 0.99)), _options(("back", 0.99))]
+    runs = [0] * (len(standing) + 1) + [1] * 4
+    reading = decode([*standing, bird, *kong], runs)
+    assert reading.codes[len(standing)] == "1s" and reading.valid
+    assert decode([*standing, bird, *kong]).codes[len(standing)] == "8f"  # no runs: the backs hide what they hide
+    odd = [_options(("back", 0.99)), _options(("8m", 0.99)), _options(("8s", 0.99)), _options(("back", 0.99))]
+    assert decode([*standing, bird, *odd], runs).codes[len(standing)] == "8f"  # no kong: nothing to check
+
+
 def test_decoding_respects_copies_and_single_bonus_tiles():
     reading = decode([_options(("1f", 0.9), ("2f", 0.1)), _options(("1f", 0.8), ("3f", 0.15))])
     assert reading.codes == ("1f", "3f") and reading.changed == (False, True)

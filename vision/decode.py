@@ -6,9 +6,10 @@ complete winning shape. The alternatives of the least confident tiles are
 searched in order of joint log-probability and the first valid reading wins.
 Decoding never swaps a bonus tile for a playing tile or back (that could dodge
 the shape), except where the tiles as read are not a complete hand and one
-reading at most CROSS_RATIO times less probable makes them one (a bird 1s read
-as a flower; a flower of an unfamiliar set read as a playing tile, leaving 15
-playing tiles and no kong).
+reading makes them one that is at most CROSS_RATIO times less probable than the
+best valid reading of the same kinds (a bird 1s read as a flower; three of them
+read as one flower, which no hand holds thrice; a flower of an unfamiliar set
+read as a playing tile, leaving 15 playing tiles and no kong).
 Given the runs the tiles were found in, a reading where every run laid apart as
 a set of three or four (an exposed meld) is a chow, pung or kong is preferred
 (the complete readings above among them); when there is none, the plain rules
@@ -33,7 +34,8 @@ SURE = 0.95  # tiles read at least this confidently are never changed
 DOUBT = 0.6  # a final reading less probable than this is marked doubtful
 OPEN_TILES = 8  # at most this many of the least confident tiles are reconsidered
 MAX_CHECKS = 400  # readings tested for validity before giving up
-CROSS_RATIO = 20.0  # a reading that changes a tile's kind must complete the hand and be at most this much less probable
+CROSS_RATIO = 20.0  # a reading that changes a tile's kind must complete the hand and be at most this much less
+# probable than the best valid reading that changes none
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
 NOT_FACES = frozenset({"back", "none"})
 
@@ -60,13 +62,16 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     )[:OPEN_TILES]
     options = [_same_kind(alternatives[i]) for i in open_tiles]
     melds = _meld_runs(runs or ())
-    chosen = None
-    if "back" not in best and not _complete(best):
-        chosen = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
-                         lambda codes: _complete(codes) and _are_sets(codes, melds), log(CROSS_RATIO))
-    if melds and chosen is None:
-        chosen = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
-    chosen = chosen or _search(best, options, open_tiles, is_valid)
+    found = None
+    if melds:
+        found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
+    found = found or _search(best, options, open_tiles, is_valid)
+    if "back" not in _revealed(best, melds) and not _complete(_revealed(best, melds)):
+        spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
+        found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
+                        lambda codes: _complete(_revealed(codes, melds)) and _are_sets(codes, melds),
+                        spent + log(CROSS_RATIO)) or found
+    chosen = found[1] if found else None
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
     return Reading(
@@ -102,6 +107,19 @@ def _are_sets(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> boo
     return all(_laid_meld(tuple(codes[i] for i in meld)) for meld in melds)
 
 
+def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tuple[str, ...]:
+    """The codes with the backs of each concealed kong laid apart (a run of four tiles: backs and
+    one face) turned to that face, so that the hand's shape can be checked; other backs stay."""
+    shown = list(codes)
+    for meld in melds:
+        tiles = [codes[i] for i in meld]
+        faces = set(tiles) - {"back"}
+        if len(tiles) == 4 and "back" in tiles and len(faces) == 1 and not faces & NOT_FACES:
+            for i in meld:
+                shown[i] = min(faces)
+    return tuple(shown)
+
+
 @lru_cache(maxsize=4096)
 def _laid_meld(codes: tuple[str, ...]) -> Meld | None:
     """A run laid apart as a meld (exposed; a kong showing two backs concealed), None if not a set."""
@@ -118,9 +136,10 @@ def _laid_meld(codes: tuple[str, ...]) -> Meld | None:
 
 
 def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int],
-            valid: Callable[[tuple[str, ...]], bool], limit: float = float("inf")) -> tuple[str, ...] | None:
+            valid: Callable[[tuple[str, ...]], bool],
+            limit: float = float("inf")) -> tuple[float, tuple[str, ...]] | None:
     """Readings of the open tiles in order of joint probability (at most e**limit times less
-    probable than the first); the first `valid` one."""
+    probable than the first); the first `valid` one, with how much less probable it is (log)."""
     costs = [[-log(max(p, 1e-9)) for _, p in tile] for tile in options]
     start = (0,) * len(options)
     heap, seen = [(0.0, start)], {start}
@@ -132,7 +151,7 @@ def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[
         for position, tile, pick in zip(positions, options, picks):
             codes[position] = tile[pick][0]
         if valid(tuple(codes)):
-            return tuple(codes)
+            return cost, tuple(codes)
         for k, pick in enumerate(picks):
             if pick + 1 < len(options[k]):
                 after = picks[:k] + (pick + 1,) + picks[k + 1:]
