@@ -108,6 +108,12 @@ def test_backs_the_colour_of_the_table_count_at_both_ends_of_two_faces_alike():
     assert ends(np.vstack([two, two[:1]])) == [False, False]  # three faces: not a kong's middle
     sure = _rows(classes, {"back": 0.9})
     assert ends(two, first=sure, second=table, checks=(CapCheck.BACK, CapCheck.KONG_END)) == [True, False]
+    # places apart from the table yet of its colours (a dark back passing for its shadow): no face, flat
+    shade, dark = (CapCheck.KONG_SHADE, CapCheck.KONG_SHADE), _rows(classes, {"back": 0.3, "none": 0.65})
+    assert ends(two, first=dark, second=dark, checks=shade) == [True, True]
+    assert ends(two, first=dark, second=dark) == [False, False]  # bare table there: the classifier must be sure
+    assert ends(_rows(classes, {"2s": 0.9}, {"7m": 0.9}), first=dark, second=dark, checks=shade) == [False, False]
+    assert ends(two, first=dark, second=dark, checks=(CapCheck.KONG_SHADE, CapCheck.KONG_END)) == [False, False]
 
 
 def test_sample_hand_is_a_complete_winning_hand(recognize):

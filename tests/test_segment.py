@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Run, Split, _ring, _sized_alike, _unlike_table, backs_possible, end_caps,
+from vision.segment import (FACE_SIZE, Place, Run, Split, _ring, _sized_alike, _unlike_table, backs_possible, end_caps,
                             face_mask, face_share, find_runs, flat_share, rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
@@ -218,7 +218,21 @@ def test_a_back_may_stand_beside_a_run_but_not_a_dark_stripe_of_plaid():
     run = Run(((200, 100), (440, 100), (440, 180), (200, 180)), 0, 0)
     before, after = end_caps(run)
     assert stands_out(image, before) and stands_out(image, after)  # each differs from what lies beyond it
-    assert backs_possible(image, [(before, after)]) == ((False, True),)  # the stripe is one of the table's colours
+    assert backs_possible(image, [(before, after)]) == ((Place.SHADE, Place.BACK),)  # the stripe: the table's colours
+
+
+def test_a_dark_back_on_a_grainy_cloth_passes_for_its_shade_not_for_bare_cloth():
+    rng = np.random.default_rng(1)
+    light = np.linspace(0.75, 1.1, 500)[None, :, None]  # falling off to the left
+    image = np.full((300, 500, 3), (80, 50, 110), float) * light + rng.normal(0, 9, (300, 500, 3))
+    image = np.clip(image, 0, 255).astype(np.uint8)  # a grainy purple cloth
+    image[100:180, 200:320] = (238, 232, 210)  # two faces
+    image[100:180, 140:200] = image[100:180, 320:380] = (24, 24, 32)  # a slate back at each end
+    run = Run(((200, 100), (320, 100), (320, 180), (200, 180)), 0, 0)
+    assert backs_possible(image, [end_caps(run)]) == ((Place.SHADE, Place.SHADE),)  # near the cloth in shadow
+    image[100:180, 140:200] = image[10:90, 140:200]  # bare cloth there instead
+    image[100:180, 320:380] = image[10:90, 320:380]
+    assert backs_possible(image, [end_caps(run)]) == ((Place.BARE, Place.BARE),)
 
 
 def test_a_back_wider_than_the_place_beside_a_run_may_still_stand_there():
@@ -228,7 +242,7 @@ def test_a_back_wider_than_the_place_beside_a_run_may_still_stand_there():
     run = Run(((200, 100), (440, 100), (440, 180), (200, 180)), 0, 0)
     before, after = end_caps(run)
     assert not stands_out(image, after)  # what lies beyond is mostly the same back
-    assert backs_possible(image, [(before, after)]) == ((False, True),)
+    assert backs_possible(image, [(before, after)]) == ((Place.BARE, Place.BACK),)
 
 
 def test_a_face_down_tile_is_flat_a_face_or_a_crop_over_the_table_is_not():

@@ -19,8 +19,8 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import decode, hand_text, tile_kind
 from vision.io import Photo, Source, load
-from vision.segment import (FLAT_SHARE, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share, rectify,
-                            splits)
+from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share,
+                            rectify, splits)
 
 TOP_K = 3  # alternatives reported per tile
 DECODE_K = 12  # alternatives hand-aware decoding may choose from (a tile of an unseen set may rank its true face low)
@@ -107,6 +107,8 @@ class CapCheck(Enum):
     BACK = "back"  # a face-down tile, by `_back`
     KONG_END = "kong end"  # a face-down tile only as an end of a concealed kong whose two faces show between
     # two backs (`_kong_end`): then a back the colour of the table (green backs on green felt) still counts
+    KONG_SHADE = "kong shade"  # ... and where the place is apart from the table yet of its colours (a dark back
+    # passes for the table's shadow), by `_back`: the place's colour and the kong's shape are the evidence
 
 
 @dataclass(frozen=True)
@@ -144,11 +146,12 @@ def preprocess(image: Source) -> Candidates:
     return Candidates(photo, per_run, crops, tuple(distinct[quad] for quad in quads), scale, checks)
 
 
-def _cap_checks(run: Run, stand_out: tuple[bool, bool]) -> tuple[CapCheck, CapCheck]:
-    """Each end cap: BACK where a face-down tile may stand (`backs_possible`), else KONG_END beside a
-    run short enough to be two tiles."""
+def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapCheck]:
+    """Each end cap: BACK where a face-down tile may stand (`backs_possible`), else, beside a run short
+    enough to be two tiles, KONG_SHADE where the place is the table's shade and KONG_END where it is bare."""
     short = run.length <= PAIR_LENGTH * run.height
-    return tuple(CapCheck.BACK if may else CapCheck.KONG_END if short else CapCheck.SKIP for may in stand_out)
+    kong = {Place.BACK: CapCheck.BACK, Place.SHADE: CapCheck.KONG_SHADE, Place.BARE: CapCheck.KONG_END}
+    return tuple(CapCheck.BACK if place is Place.BACK else kong[place] if short else CapCheck.SKIP for place in places)
 
 
 def infer(candidates: Candidates) -> np.ndarray:
@@ -188,14 +191,16 @@ def _overlaps(earlier: Split, cap: Split) -> bool:
 def _ends(caps: tuple[tuple[Split, np.ndarray, np.ndarray] | None, ...], checks: tuple[CapCheck, CapCheck],
           faces: np.ndarray, classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray] | None]:
     """A run's two end caps (split, rows, crop; None where SKIP) as face-down tiles or None, each by its
-    check; KONG_END backs count only beside two faces alike (`_alike_pair`) and at both ends (a kong
-    shows backs at both; a pair laid apart on a flat table has table at one). ``faces``: the run's
-    chosen split's rows."""
+    check; KONG_END and KONG_SHADE backs count only beside two faces alike (`_alike_pair`) and at both
+    ends (a kong shows backs at both; a pair laid apart on a flat table has table at one). ``faces``:
+    the run's chosen split's rows."""
     pair = _alike_pair(faces, classes)
-    ends = [None if cap is None else _back(*cap, classes) if check is CapCheck.BACK
-            else _kong_end(*cap, classes) if pair else None for cap, check in zip(caps, checks)]
+    readers = {CapCheck.BACK: _back, CapCheck.KONG_END: _kong_end if pair else None,
+               CapCheck.KONG_SHADE: _back if pair else None}
+    ends = [None if cap is None or readers[check] is None else readers[check](*cap, classes)
+            for cap, check in zip(caps, checks)]
     if None in ends:
-        return [None if check is CapCheck.KONG_END else end for end, check in zip(ends, checks)]
+        return [None if check is not CapCheck.BACK else end for end, check in zip(ends, checks)]
     return ends
 
 

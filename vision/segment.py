@@ -16,6 +16,7 @@ whose crops look most like tiles.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cache
 from typing import Callable, Sequence
 
@@ -857,18 +858,32 @@ def end_caps(run: Run) -> tuple[Split, Split]:
     return Split(run, (-width, 0.0), 0.0), Split(run, (1.0, 1.0 + width), 0.0)
 
 
-def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[bool, bool], ...]:
-    """For each run's two end caps, whether a face-down tile may stand there: the cap `stands_out`,
-    or is one flat colour unlike the photo's outer ring (a back wider than the cap, or its shadow,
-    leaves little table beyond it), and at least CAP_UNLIKE of it is unlike every colour of the
-    table (beside a run on a plaid, a dark square differs from the light one beyond it, yet is table)."""
+class Place(Enum):
+    """What an end cap (a place just beside a run) shows, by `backs_possible`."""
+
+    BARE = "bare"  # the table as it is beyond the place
+    SHADE = "shade"  # apart from the table beyond, yet of its colours: its shadow, a plaid's dark square, a dark back
+    BACK = "back"  # apart, and unlike every colour of the table: a face-down tile may stand there
+
+
+def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[Place, Place], ...]:
+    """For each run's two end caps, whether a face-down tile may stand there (BACK): the cap
+    `stands_out`, or is one flat colour unlike the photo's outer ring (a back wider than the cap, or
+    its shadow, leaves little table beyond it), and at least CAP_UNLIKE of it is unlike every colour
+    of the table; SHADE where only the first holds (beside a run on a plaid, a dark square differs
+    from the light one beyond it, yet is table)."""
     edge = np.median(_ring(image)[::7], axis=0)
     candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) for cap in pair) for pair in caps]
     if not any(flag for pair in candidates for flag in pair):
-        return tuple((False, False) for _ in caps)
+        return tuple((Place.BARE, Place.BARE) for _ in caps)
     table = _table_colours(image)
-    return tuple(tuple(bool(flag) and _unlike_share(image, cap.quads(1.0)[0], table) >= CAP_UNLIKE
-                       for flag, cap in zip(flags, pair)) for flags, pair in zip(candidates, caps))
+
+    def place(apart: bool, cap: Split) -> Place:
+        if not apart:
+            return Place.BARE
+        return Place.BACK if _unlike_share(image, cap.quads(1.0)[0], table) >= CAP_UNLIKE else Place.SHADE
+
+    return tuple(tuple(place(flag, cap) for flag, cap in zip(flags, pair)) for flags, pair in zip(candidates, caps))
 
 
 def stands_out(image: np.ndarray, cap: Split) -> bool:
