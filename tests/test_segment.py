@@ -144,6 +144,16 @@ def test_real_single_rows_split_into_their_tiles(shared_datasets, name, count):
     assert splits(small, run)[0].count == count
 
 
+def test_a_grid_filling_the_frame_in_uneven_light_is_cut_into_its_rows(shared_datasets):
+    pixels = load(shared_datasets / "real-photos" / "raw-images" / "1-4.jpg").pixels  # 2 x 4 tiles, frame-cut
+    height, width = pixels.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width]
+    light = 1 + 0.172 * (0.473 * xs / width - 0.881 * ys / height - 0.5)  # from the top right: a quarter less bottom left
+    small, _ = load(np.clip(pixels * light[..., None], 0, 255).astype(np.uint8)).reduced()
+    # the one frame-cut row as tall as three, which the seams fit best there, is taller than the blob is wide
+    assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
+
+
 def test_rectify_makes_an_upright_face():
     pixels = np.zeros((100, 100, 3), np.uint8)
     pixels[20:60, 30:60] = 255

@@ -457,7 +457,8 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
     profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
     best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
-    framed = _framed(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0], 1), GRID_SPREAD)
+    tallest = height * run.length / (ASPECTS[0] * run.height)  # a row no taller than a tile as wide as the blob
+    framed = _framed(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0], 1), GRID_SPREAD, tallest)
     if framed and framed[0] >= ROW_SEAM and framed[0] > best.seam:
         _, cuts, pitch = framed
         return [_band(box, a / height, b / height) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]
@@ -490,15 +491,17 @@ def _cut_by_frame(box: Quad, size: int, axis: int) -> tuple[bool, bool]:
     return (max(box[i][axis] for i in start) <= FRAME_TOUCH, min(box[i][axis] for i in end) >= size - 1 - FRAME_TOUCH)
 
 
-def _framed(profile: np.ndarray, counts: Sequence[int], cut: tuple[bool, bool],
-            spread: float) -> tuple[float, list[int], float] | None:
+def _framed(profile: np.ndarray, counts: Sequence[int], cut: tuple[bool, bool], spread: float,
+            longest: float = np.inf) -> tuple[float, list[int], float] | None:
     """The best pieces (score, cuts, pitch) when the frame cuts a blob or a run: ``count`` whole rows
-    or tiles, plus a part of one at each cut end; None when the frame cuts neither end."""
+    or tiles, at most ``longest`` each, plus a part of one at each cut end; None when the frame cuts
+    neither end."""
     if not any(cut):
         return None
     width, found = len(profile), []
     for count in counts:
-        for pitch in np.linspace(width / (count + sum(cut)), width / count, FRAME_PITCHES):
+        pitches = np.linspace(width / (count + sum(cut)), width / count, FRAME_PITCHES)
+        for pitch in pitches[pitches <= longest]:
             part = (max(1, int(FRAME_PART * pitch)), max(1, int(pitch)))
             widths = [part] * cut[0] + [_widths(pitch, spread)] * count + [part] * cut[1]
             if sum(least for least, _ in widths) <= width <= sum(most for _, most in widths):
