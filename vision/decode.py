@@ -66,7 +66,8 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     if melds:
         found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     found = found or _search(best, options, open_tiles, is_valid)
-    if "back" not in _revealed(best, melds) and not _complete(_revealed(best, melds)):
+    shown = _revealed(best, melds)
+    if "back" not in shown and not _complete(shown):
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
                         lambda codes: _complete(_revealed(codes, melds)) and _are_sets(codes, melds),

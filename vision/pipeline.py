@@ -150,8 +150,8 @@ def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapChe
     """Each end cap: BACK where a face-down tile may stand (`backs_possible`), else, beside a run short
     enough to be two tiles, KONG_SHADE where the place is the table's shade and KONG_END where it is bare."""
     short = run.length <= PAIR_LENGTH * run.height
-    kong = {Place.BACK: CapCheck.BACK, Place.SHADE: CapCheck.KONG_SHADE, Place.BARE: CapCheck.KONG_END}
-    return tuple(CapCheck.BACK if place is Place.BACK else kong[place] if short else CapCheck.SKIP for place in places)
+    checks = {Place.BACK: CapCheck.BACK, Place.SHADE: CapCheck.KONG_SHADE, Place.BARE: CapCheck.KONG_END}
+    return tuple(checks[place] if short or place is Place.BACK else CapCheck.SKIP for place in places)
 
 
 def infer(candidates: Candidates) -> np.ndarray:
