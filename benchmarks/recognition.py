@@ -17,8 +17,9 @@ JPEG, the readers taking turns (15 reads each). mahjong-detector knows only the
 are put in reading order (rows by y, then x) before scoring.
 
     nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]] [--speed]   (--dev: development scenes from another seed,
-        ours only; tune there; --table puts them all on one light table; --speed: only the 12-MP timing)
+        [--mistakes] [--dev [--table white-cloth]] [--camera] [--speed]   (--dev: development scenes from
+        another seed, ours only; tune there; --table puts them all on one light table; --camera: the tuned
+        photos laid on felt and seen anew, ours only; --speed: only the 12-MP timing)
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ BIG_PHOTO = ("1-1.jpg", (4000, 3000))
 SPEED_REPEATS = 15  # reads of the 12-megapixel photo per reader (their median is reported)
 FRESH_LABELS = LABELS.with_name("real_photos_fresh.json")  # labelled later, never looked at while tuning
 DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_specs' default 2026
+FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a half photo's width of it around them
+CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in degrees) per view of each photo
+    "turned": ((0.0, -20.0), (0.0, -8.0), (0.0, 8.0), (0.0, 20.0)),
+    "tilted": ((0.1, 0.0), (0.2, 10.0), (0.3, -10.0), (0.3, 0.0)),
+}
 DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
                   "haku": "5z", "hatsu": "6z", "chun": "7z"}
 
@@ -231,6 +237,43 @@ def photo_samples(workdir: Path, labels: Path = LABELS) -> list[Sample]:
     return samples
 
 
+def on_felt(pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo laid on a grainy felt table half its longer side wide all round."""
+    height, width = pixels.shape[:2]
+    margin = max(height, width) // 2
+    felt = np.array(FELT) + rng.normal(0, 4, (height + 2 * margin, width + 2 * margin, 3))
+    table = np.clip(felt, 0, 255).astype(np.uint8)
+    table[margin:margin + height, margin:margin + width] = pixels
+    return table
+
+
+def viewed(pixels: np.ndarray, narrowing: float, turn: float) -> np.ndarray:
+    """The image seen anew: its far (top) side ``narrowing`` shorter (a camera tilted towards it),
+    then turned ``turn`` degrees about its centre; what comes into view is reflected table."""
+    height, width = pixels.shape[:2]
+    inset = narrowing * width / 2
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    tilt = cv2.getPerspectiveTransform(corners, corners + np.float32([[inset, 0], [-inset, 0], [0, 0], [0, 0]]))
+    turned = np.vstack([cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0), [0, 0, 1]])
+    return cv2.warpPerspective(pixels, turned @ tilt, (width, height), borderMode=cv2.BORDER_REFLECT)
+
+
+def camera_samples(workdir: Path) -> dict[str, list[Sample]]:
+    """Per CAMERA_VIEWS part, the tuned photos laid on felt and seen in each of its views (JPEG files
+    in `workdir`): a development check of the camera's freedom, on photos seen while tuning."""
+    rng = np.random.default_rng(3)
+    parts: dict[str, list[Sample]] = {part: [] for part in CAMERA_VIEWS}
+    for index, sample in enumerate(photo_samples(workdir)):
+        with Image.open(sample.path) as image:
+            table = on_felt(np.asarray(image.convert("RGB")), rng)
+        for part, views in CAMERA_VIEWS.items():
+            for narrowing, turn in views:
+                path = workdir / f"{part}-{index}-{narrowing}-{turn}.jpg"
+                Image.fromarray(viewed(table, narrowing, turn)).save(path, quality=95)
+                parts[part].append(replace(sample, name=f"{sample.name}@{narrowing},{turn:g}", path=path))
+    return parts
+
+
 def big_photo(workdir: Path) -> Path:
     """A real photo cropped to 4:3 and upscaled to 12 megapixels (4000x3000 JPEG)."""
     with Image.open(RAW_IMAGES / BIG_PHOTO[0]) as image:
@@ -324,6 +367,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only our reader on development scenes (another seed; --scenes N, default 60): "
                              "for tuning without touching the reported sets")
     parser.add_argument("--table", choices=sorted(LIGHT_TABLES), help="with --dev: every scene on this light table")
+    parser.add_argument("--camera", action="store_true",
+                        help="only our reader on the tuned photos laid on felt, turned and seen at an angle")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
     args = parser.parse_args(argv)
@@ -335,13 +380,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             parts = {}
         elif args.dev:
             parts = {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
+        elif args.camera:
+            parts = camera_samples(workdir)
         else:
             parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
                      "real-fresh": photo_samples(workdir, FRESH_LABELS)}
         big = big_photo(workdir)
         readers = {}
         for name, reader in READERS.items():
-            if args.dev and name != "ours":
+            if (args.dev or args.camera) and name != "ours":
                 continue
             reason = unavailable(reader[0], big)
             if reason:

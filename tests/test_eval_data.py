@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import FRESH_LABELS, Errors, Reading, Tally, align, detector_truth, located
+from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Tally, align, detector_truth, located,
+                                    on_felt, viewed)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -132,3 +133,16 @@ def test_located_counts_labelled_tiles_holding_a_read_centre():
     reading = Reading(("1m", "1m"), ("1m", "1m"), ((5.0, 5.0), (25.0, 4.0)))
     assert located(("1m", "2m", "3m"), boxes, reading) == 2
     assert located(("1m", "2m", "?"), boxes, reading) == 1
+
+
+def test_camera_views_lay_a_photo_on_felt_then_tilt_and_turn_it():
+    table = on_felt(np.full((20, 40, 3), 200, np.uint8), np.random.default_rng(0))
+    assert table.shape == (60, 80, 3) and (table[20:40, 20:60] == 200).all()
+    assert np.abs(table[:20].reshape(-1, 3).mean(axis=0) - FELT).max() < 2
+    assert (viewed(table, 0.0, 0.0) == table).all()
+    dot = np.zeros((101, 101, 3), np.uint8)
+    dot[9:12, 49:52] = 255  # near the top, in the middle
+    assert viewed(dot, 0.0, 90.0)[50, 10].min() == 255  # a quarter turn anticlockwise: near the left, in the middle
+    corner = np.zeros((101, 101, 3), np.uint8)
+    corner[0, 0] = 255
+    assert viewed(corner, 0.5, 0.0)[0, 25].max() > 0  # the far side a half shorter: the corner a quarter in
