@@ -96,6 +96,7 @@ ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at fo
 GRID_SPREAD = 0.25  # looking for the rows of a blob (and how its columns then fit), cuts are freer: a rough fit
 ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
 ROWS_BY_COLUMNS = 3.0  # ... or where its columns fit cells of those rows this many times better than one row
+GRID_ROWS = 3  # clear row seams cutting a blob into this many rows at least stand where no column seams fit clearly
 FRAME_TOUCH = 2  # pixels: a blob or run this close to an edge of the photo is cut by the frame there
 FRAME_PART = 0.25  # a row the frame cuts shows this share of a row at least (less is the frame's own edge)
 FRAME_KEEP = 0.6  # ... and is kept as a band of tiles when this share of a row shows
@@ -471,7 +472,9 @@ def _rows_clear(grey: np.ndarray, run: Run, rows: Split, framed: bool) -> bool:
     """Whether a blob that may be one row holds ``rows``: its row seams are clear and its columns fit
     cells of those rows' height at least as well as the whole height (an ink stroke across one tile
     is a row seam too), unless the photo's edge cuts the blob (tiles filling the frame: where their
-    column seams are too faint to fit either way, the row seams decide); or, where the row seams are
+    column seams are too faint to fit either way, the row seams decide) or the seams cut it into
+    GRID_ROWS rows or more and no column seams fit clearly either way (a grid seen at an angle, its
+    rows' tiles out of line: no column is a seam all the way down); or, where the row seams are
     faint but still stronger than anything inside the rows, the columns fit those cells
     ROWS_BY_COLUMNS times better than one row (and clearly)."""
     if rows.seam <= 0:
@@ -480,7 +483,7 @@ def _rows_clear(grey: np.ndarray, run: Run, rows: Split, framed: bool) -> bool:
         return True
     fit, alone = _column_fit(grey, run, rows.count), _column_fit(grey, run, 1)
     if rows.seam >= ROW_SEAM:
-        return fit >= alone
+        return fit >= alone or (rows.count >= GRID_ROWS and max(fit, alone) < COLUMNS_CLEAR)
     return fit >= ROWS_BY_COLUMNS * max(alone, COLUMNS_CLEAR)
 
 
