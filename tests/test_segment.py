@@ -311,6 +311,31 @@ def test_a_grid_seen_at_an_angle_with_its_rows_out_of_line_is_cut_at_its_row_sea
     assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
 
 
+SQUARE = np.float32([[0, 0], [100, 0], [100, 100], [0, 100]])
+SEEN = np.float32([[30, 0], [70, 0], [100, 90], [0, 90]])  # the square seen in perspective: its far side shorter
+
+
+def _seen(points) -> np.ndarray:
+    """Points of SQUARE where the camera sees them in SEEN."""
+    warp = cv2.getPerspectiveTransform(SQUARE, SEEN)
+    return cv2.perspectiveTransform(np.float32(points).reshape(-1, 1, 2), warp).reshape(-1, 2)
+
+
+def test_the_rows_of_a_grid_seen_in_perspective_are_cut_where_the_perspective_puts_them():
+    """A quarter of a grid's height is less than a quarter of its outline's in the photo where it is far."""
+    from vision.segment import _band
+
+    row = _band(tuple(map(tuple, SEEN)), 0.25, 0.5)
+    assert np.allclose(row, _seen([[0, 25], [100, 25], [100, 50], [0, 50]]), atol=1e-3)
+
+
+def test_the_tiles_of_a_run_seen_in_perspective_are_cut_where_the_perspective_puts_them():
+    run = Run(tuple(map(tuple, SEEN)), 0, 0, face=0.8)
+    first, second = Split(run, (0.0, 0.25, 1.0), 1.0).quads(0.5)  # full resolution: twice the reduced pixels
+    assert np.allclose(first, 2 * _seen([[0, 0], [25, 0], [25, 80], [0, 80]]), atol=1e-3)
+    assert np.allclose(second, 2 * _seen([[25, 0], [100, 0], [100, 80], [25, 80]]), atol=1e-3)
+
+
 def _tilted(pixels: np.ndarray, narrowing: float) -> np.ndarray:
     """The photo on a wider table, seen tilted away from the camera: its top edge ``narrowing`` shorter."""
     height, width = pixels.shape[:2]

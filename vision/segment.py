@@ -148,22 +148,19 @@ class Split:
 
     def quads(self, scale: float) -> tuple[Quad, ...]:
         """Each tile's corners in full-resolution pixels (reduced / scale); a lying tile's turned upright."""
-        tl, tr, br, bl = (np.array(point) / scale for point in self.run.corners)
         shift = self.run.lean * self.run.height / (2 * max(self.run.length, 1e-6))  # a seam's top is ahead
-        quads = []
+        shares = []
         for index, (a, b) in enumerate(zip(self.cuts, self.cuts[1:])):
-            corners = [tl + (tr - tl) * (a + shift), tl + (tr - tl) * (b + shift),
-                       bl + (br - bl) * (b - shift), bl + (br - bl) * (a - shift)]
             if index != self.lying:  # the face without the side wall below it
-                corners[2], corners[3] = (corners[1] + (corners[2] - corners[1]) * self.run.face,
-                                          corners[0] + (corners[3] - corners[0]) * self.run.face)
+                top, bottom = 0.0, self.run.face
             else:  # lower than the standing tiles: from where its face begins (or its face's height), upright
                 high = min(1.0, (b - a) * self.run.length * LYING_ASPECT / self.run.height)
-                low = self.top if self.top is not None else 1 - high
-                corners = [corners[1] + (corners[2] - corners[1]) * low, corners[2], corners[3],
-                           corners[0] + (corners[3] - corners[0]) * low]
-            quads.append(tuple(tuple(map(float, point)) for point in corners))
-        return tuple(quads)
+                top, bottom = self.top if self.top is not None else 1 - high, 1.0
+            ahead, behind = shift * (1 - 2 * top), shift * (1 - 2 * bottom)  # a leaning seam at those heights
+            corners = [(a + ahead, top), (b + ahead, top), (b + behind, bottom), (a + behind, bottom)]
+            shares += corners[1:] + corners[:1] if index == self.lying else corners  # its top: the run's right side
+        points = _at_shares(self.run.corners, shares, 1 / scale)
+        return tuple(points[i:i + 4] for i in range(0, len(points), 4))
 
 
 def face_mask(image: np.ndarray) -> np.ndarray:
@@ -524,9 +521,16 @@ def _column_fit(grey: np.ndarray, run: Run, rows: int) -> float:
 
 def _band(box: Quad, top: float, bottom: float) -> Quad:
     """The part of a quad between two shares of its height."""
-    tl, tr, br, bl = (np.array(point) for point in box)
-    corners = (tl + (bl - tl) * top, tr + (br - tr) * top, tr + (br - tr) * bottom, tl + (bl - tl) * bottom)
-    return tuple((float(x), float(y)) for x, y in corners)
+    return _at_shares(box, [(0.0, top), (1.0, top), (1.0, bottom), (0.0, bottom)])
+
+
+def _at_shares(quad: Quad, shares: Sequence[tuple[float, float]], zoom: float = 1.0) -> Quad:
+    """The points at (along, down) shares of a quad's length and height, ``zoom`` times its pixels: shares
+    of the quad straightened (as `_warp_grey` does), so a quad seen in perspective keeps them in step."""
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    warp = cv2.getPerspectiveTransform(unit, np.float32(quad) * zoom)
+    points = cv2.perspectiveTransform(np.float32(shares).reshape(-1, 1, 2), warp).reshape(-1, 2)
+    return tuple((float(x), float(y)) for x, y in points)
 
 
 def _plausible(box: Quad) -> bool:
