@@ -156,6 +156,17 @@ def test_rows_the_frame_cuts_at_both_ends_are_cut_at_their_repeat(recognize, sha
     assert all("3p 4p 5p 6p 7p 8p" in row for row in rows), rows
 
 
+def test_a_grid_seen_at_an_angle_reads_exactly(recognize, shared_datasets):
+    """1-6.jpg (four rows of four, out of line) on felt, its far side three tenths narrower: the rows
+    are cut along the grid's outline, in its perspective, though its column seams are faint."""
+    from benchmarks.recognition import on_felt, viewed
+    from vision.io import load
+
+    photo = load(shared_datasets / "real-photos" / "raw-images" / "1-6.jpg").pixels
+    result = recognize(viewed(on_felt(photo, np.random.default_rng(0)), 0.3, 0))
+    assert " ".join(result.codes) == "6p 2p 2p 4z 6s 4m 4m 5m 3p 2z 3p 5p 5m 3s 3p 2z"
+
+
 def test_exif_rotated_photo_reads_the_same(recognize):
     path = DATA / "row_green.jpg"
     upright = recognize(path)

@@ -82,6 +82,8 @@ CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run
 SAME_CUTS = 0.15  # share of a tile's width: splits whose cuts all lie this close read the same crops
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
+LEAN_MARGIN = 1.25  # ... the least lean whose seams are this near the strongest (a factor) is taken: faint seams lean by chance
+FAINT_SEAMS = 0.03  # ... where the strongest seams are this faint at most (clear seams lean as they are seen)
 PLAIN_SHARE = 0.2  # of the range of the columns' busyness: offsets this near the plainest are a face's plain edge
 PITCH_LAGS = (0.5, 1.15)  # a run's repeat length is looked for between these shares of its height (faces seen at
 # 45 degrees are wider than tall); a set with a tile lying sideways may have standing faces this wide too
@@ -357,15 +359,18 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
 def _blob_rows(grey: np.ndarray, mask: np.ndarray, contour: np.ndarray) -> list[Quad]:
     """A blob's rows: cut along its rectangle, or, when the blob is a trapezoid (rows of tiles seen at
     an angle: their row seams do not run along the rectangle), along its four-sided outline, if the
-    rows found there leave clear column seams (ink blobs on a light table do not)."""
+    rows found there leave clear column seams (ink blobs on a light table do not) or are as many as
+    the rectangle's, GRID_ROWS or more (a grid whose column seams are faint or out of line)."""
     rectangle = _corners(cv2.minAreaRect(contour))
     outline = _trapezoid(contour, rectangle)
+    rows = []
     if outline is not None:
         box = _trimmed(mask, outline)
         rows = _row_bands(grey, box)
         if len(rows) > 1 and _column_fit(grey, Run(box, 0, 0), len(rows)) >= COLUMNS_CLEAR:
             return rows
-    return _row_bands(grey, _trimmed(mask, rectangle))
+    boxed = _row_bands(grey, _trimmed(mask, rectangle))
+    return rows if len(rows) == len(boxed) >= GRID_ROWS else boxed
 
 
 def _trapezoid(contour: np.ndarray, rectangle: Quad) -> Quad | None:
@@ -618,8 +623,8 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
 
 def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     """The lean (of LEANS) whose sheared strip has the strongest seams, and their profile: tiles seen
-    at an angle lean, and a leaning seam is dark all the way down in no single column. Ties go to
-    the smaller lean."""
+    at an angle lean, and a leaning seam is dark all the way down in no single column. The smallest
+    lean whose seams are within LEAN_MARGIN of the strongest wins (faint seams lean by chance)."""
     height, width = grey_strip.shape
     strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
 
@@ -630,7 +635,11 @@ def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
         profile = seam_profile(sheared)
         return float(np.partition(profile, width - strongest)[width - strongest:].mean()), lean, profile
 
-    _, lean, profile = max((seams(float(lean)) for lean in LEANS), key=lambda found: (found[0], -abs(found[1])))
+    found = [seams(float(lean)) for lean in LEANS]
+    strongest_seams = max(strength for strength, _, _ in found)
+    margin = LEAN_MARGIN if strongest_seams < FAINT_SEAMS else 1.0
+    _, lean, profile = min((item for item in found if margin * item[0] >= strongest_seams),
+                           key=lambda item: (abs(item[1]), -item[0]))
     return lean, profile
 
 
