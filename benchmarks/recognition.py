@@ -48,6 +48,7 @@ FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a hal
 CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in degrees) per view of each photo
     "turned": ((0.0, -20.0), (0.0, -8.0), (0.0, 8.0), (0.0, 20.0)),
     "tilted": ((0.1, 0.0), (0.2, 10.0), (0.3, -10.0), (0.3, 0.0)),
+    "steep": ((0.4, 0.0), (0.4, -20.0), (0.3, 30.0), (0.2, -30.0)),
 }
 DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
                   "haku": "5z", "hatsu": "6z", "chun": "7z"}
@@ -249,13 +250,13 @@ def on_felt(pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def viewed(pixels: np.ndarray, narrowing: float, turn: float) -> np.ndarray:
     """The image seen anew: its far (top) side ``narrowing`` shorter (a camera tilted towards it),
-    then turned ``turn`` degrees about its centre; what comes into view is reflected table."""
+    then turned ``turn`` degrees about its centre; what comes into view is plain table (FELT)."""
     height, width = pixels.shape[:2]
     inset = narrowing * width / 2
     corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
     tilt = cv2.getPerspectiveTransform(corners, corners + np.float32([[inset, 0], [-inset, 0], [0, 0], [0, 0]]))
     turned = np.vstack([cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0), [0, 0, 1]])
-    return cv2.warpPerspective(pixels, turned @ tilt, (width, height), borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpPerspective(pixels, turned @ tilt, (width, height), borderMode=cv2.BORDER_CONSTANT, borderValue=FELT)
 
 
 def camera_samples(workdir: Path) -> dict[str, list[Sample]]:

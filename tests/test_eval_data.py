@@ -146,3 +146,4 @@ def test_camera_views_lay_a_photo_on_felt_then_tilt_and_turn_it():
     corner = np.zeros((101, 101, 3), np.uint8)
     corner[0, 0] = 255
     assert viewed(corner, 0.5, 0.0)[0, 25].max() > 0  # the far side a half shorter: the corner a quarter in
+    assert tuple(viewed(corner, 0.5, 0.0)[0, 0]) == FELT  # what comes into view is plain table, no copy of the photo
