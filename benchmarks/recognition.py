@@ -249,12 +249,14 @@ def on_felt(pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def viewed(pixels: np.ndarray, narrowing: float, turn: float) -> np.ndarray:
-    """The image seen anew: its far (top) side ``narrowing`` shorter (a camera tilted towards it),
-    then turned ``turn`` degrees about its centre; what comes into view is plain table (FELT)."""
+    """The image seen anew: its far (top) side ``narrowing`` shorter and nearer its near side by that
+    share of the height (a camera tilted towards it: what is near keeps its shape, what is far is
+    smaller and flatter), then turned ``turn`` degrees about its centre; what comes into view is plain
+    table (FELT)."""
     height, width = pixels.shape[:2]
-    inset = narrowing * width / 2
+    inset, drop = narrowing * width / 2, narrowing * height
     corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    tilt = cv2.getPerspectiveTransform(corners, corners + np.float32([[inset, 0], [-inset, 0], [0, 0], [0, 0]]))
+    tilt = cv2.getPerspectiveTransform(corners, corners + np.float32([[inset, drop], [-inset, drop], [0, 0], [0, 0]]))
     turned = np.vstack([cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0), [0, 0, 1]])
     return cv2.warpPerspective(pixels, turned @ tilt, (width, height), borderMode=cv2.BORDER_CONSTANT, borderValue=FELT)
 

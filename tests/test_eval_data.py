@@ -144,6 +144,6 @@ def test_camera_views_lay_a_photo_on_felt_then_tilt_and_turn_it():
     dot[9:12, 49:52] = 255  # near the top, in the middle
     assert viewed(dot, 0.0, 90.0)[50, 10].min() == 255  # a quarter turn anticlockwise: near the left, in the middle
     corner = np.zeros((101, 101, 3), np.uint8)
-    corner[0, 0] = 255
-    assert viewed(corner, 0.5, 0.0)[0, 25].max() > 0  # the far side a half shorter: the corner a quarter in
+    corner[:4, :4] = 255
+    assert viewed(corner, 0.5, 0.0)[51, 25].min() == 255  # the far side a half shorter and half nearer: a quarter in, half down
     assert tuple(viewed(corner, 0.5, 0.0)[0, 0]) == FELT  # what comes into view is plain table, no copy of the photo
