@@ -107,6 +107,20 @@ def test_a_speck_far_lower_than_the_tiles_is_not_a_run():
     assert _sized_alike([speck]) == [speck]
 
 
+def test_a_small_tile_laid_apart_alone_is_a_run():
+    """A hand photographed from afar on felt: tiles 25 pixels high in the reduced image, and a flower
+    laid apart on its own covers barely a six-hundredth of the image."""
+    felt = np.random.default_rng(0).normal((40, 110, 60), 4, (480, 640, 3))
+    felt[240:265, 100:300] = 235  # a run of eight faces
+    for left in range(100, 300, 25):
+        felt[240:265, left] = 150  # the seams
+        felt[248:258, left + 8:left + 17] = (200, 40, 40)  # the ink
+    felt[240:265, 400:422] = 235  # the lone tile
+    felt[248:256, 406:415] = (240, 200, 30)
+    small, _ = load(np.clip(felt, 0, 255).astype(np.uint8)).reduced()
+    assert [run.group for run in find_runs(small)] == [0, 1]
+
+
 def _gingham_with_tinted_faces(fall: float) -> np.ndarray:
     """Four yellowish-green faces with ink and a dark side wall on a cream and blue gingham,
     the light falling off to ``fall`` of its strength at the left edge."""
