@@ -623,8 +623,9 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
 
 def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     """The lean (of LEANS) whose sheared strip has the strongest seams, and their profile: tiles seen
-    at an angle lean, and a leaning seam is dark all the way down in no single column. The smallest
-    lean whose seams are within LEAN_MARGIN of the strongest wins (faint seams lean by chance)."""
+    at an angle lean, and a leaning seam is dark all the way down in no single column. Ties go to
+    the smaller lean; where even the strongest seams are fainter than FAINT_SEAMS, so does any lean
+    whose seams are within LEAN_MARGIN of them (faint seams lean by chance)."""
     height, width = grey_strip.shape
     strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
 
