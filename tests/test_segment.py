@@ -315,24 +315,28 @@ def test_a_grid_with_faint_row_seams_is_cut_where_its_columns_fit_the_rows_far_b
     assert _rows_of(shared_datasets, "6-2.png", 20, 33, 617, 258) == [0, 1, 2]
 
 
+def _on_felt_seen(shared_datasets, name: str, narrowing: float, turn: float) -> np.ndarray:
+    """A real photo laid on felt and seen anew as `benchmarks.recognition --camera` does, reduced."""
+    from benchmarks.recognition import on_felt, viewed
+
+    photo = load(shared_datasets / "real-photos" / "raw-images" / name).pixels
+    small, _ = load(viewed(on_felt(photo, np.random.default_rng(0)), narrowing, turn)).reduced()
+    return small
+
+
 def test_a_grid_seen_at_an_angle_with_its_rows_out_of_line_is_cut_at_its_row_seams(shared_datasets):
     """Four rows of four laid out of line, on felt, seen turned and with the far side narrower: no column
     is a seam all the way down, so the column seams fit neither one row nor four; the clear row seams decide."""
-    from benchmarks.recognition import on_felt, viewed
-
-    photo = load(shared_datasets / "real-photos" / "raw-images" / "1-6.jpg").pixels
-    small, _ = load(viewed(on_felt(photo, np.random.default_rng(0)), 0.1, 10)).reduced()
+    small = _on_felt_seen(shared_datasets, "1-6.jpg", 0.1, 10)
     assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
 
 
 def test_the_faint_seams_of_a_grid_straightened_along_its_outline_do_not_lean(shared_datasets):
     """1-6.jpg on felt seen with its far side three tenths narrower: each row, cut along the grid's
     outline, is straightened upright: its faint seams, sheared by some lean, are about as clear by chance."""
-    from benchmarks.recognition import on_felt, viewed
     from vision.segment import leaning_seams, strip
 
-    photo = load(shared_datasets / "real-photos" / "raw-images" / "1-6.jpg").pixels
-    small, _ = load(viewed(on_felt(photo, np.random.default_rng(0)), 0.3, 0)).reduced()
+    small = _on_felt_seen(shared_datasets, "1-6.jpg", 0.3, 0)
     assert [leaning_seams(strip(small, run))[0] for run in find_runs(small)] == [0.0] * 4
 
 
