@@ -17,9 +17,10 @@ JPEG, the readers taking turns (15 reads each). mahjong-detector knows only the
 are put in reading order (rows by y, then x) before scoring.
 
     nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]] [--camera] [--speed]   (--dev: development scenes from
-        another seed, ours only; tune there; --table puts them all on one light table; --camera: the tuned
-        photos laid on felt and seen anew, ours only; --speed: only the 12-MP timing)
+        [--mistakes] [--dev [--table white-cloth]] [--camera] [--light] [--speed]   (--dev: development
+        scenes from another seed, ours only; tune there; --table puts them all on one light table; --camera:
+        the tuned photos laid on felt and seen anew, ours only; --light: the tuned photos in other light
+        (benchmarks/lighting.py), ours only; --speed: only the 12-MP timing)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import numpy as np
 from PIL import Image
 
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
+from benchmarks.lighting import LIGHTS
 from datasets.scenes import LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, tile_boxes
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
@@ -277,6 +279,20 @@ def camera_samples(workdir: Path) -> dict[str, list[Sample]]:
     return parts
 
 
+def light_samples(workdir: Path) -> dict[str, list[Sample]]:
+    """Per LIGHTS part, the tuned photos seen in that light (JPEG files in `workdir`): a development
+    check of the lighting's freedom, on photos seen while tuning."""
+    parts: dict[str, list[Sample]] = {part: [] for part in LIGHTS}
+    for index, sample in enumerate(photo_samples(workdir)):
+        with Image.open(sample.path) as image:
+            pixels = np.asarray(image.convert("RGB"))
+        for part, light in LIGHTS.items():
+            path = workdir / f"light-{index}-{part.replace(' ', '-')}.jpg"
+            Image.fromarray(light(pixels)).save(path, quality=92)
+            parts[part].append(replace(sample, path=path))
+    return parts
+
+
 def big_photo(workdir: Path) -> Path:
     """A real photo cropped to 4:3 and upscaled to 12 megapixels (4000x3000 JPEG)."""
     with Image.open(RAW_IMAGES / BIG_PHOTO[0]) as image:
@@ -372,6 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--table", choices=sorted(LIGHT_TABLES), help="with --dev: every scene on this light table")
     parser.add_argument("--camera", action="store_true",
                         help="only our reader on the tuned photos laid on felt, turned and seen at an angle")
+    parser.add_argument("--light", action="store_true",
+                        help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
     args = parser.parse_args(argv)
@@ -385,13 +403,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             parts = {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
         elif args.camera:
             parts = camera_samples(workdir)
+        elif args.light:
+            parts = light_samples(workdir)
         else:
             parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
                      "real-fresh": photo_samples(workdir, FRESH_LABELS)}
         big = big_photo(workdir)
         readers = {}
         for name, reader in READERS.items():
-            if (args.dev or args.camera) and name != "ours":
+            if (args.dev or args.camera or args.light) and name != "ours":
                 continue
             reason = unavailable(reader[0], big)
             if reason:

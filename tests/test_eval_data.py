@@ -147,3 +147,15 @@ def test_camera_views_lay_a_photo_on_felt_then_tilt_and_turn_it():
     corner[:4, :4] = 255
     assert viewed(corner, 0.5, 0.0)[51, 25].min() == 255  # the far side a half shorter and half nearer: a quarter in, half down
     assert tuple(viewed(corner, 0.5, 0.0)[0, 0]) == FELT  # what comes into view is plain table, no copy of the photo
+
+
+def test_light_parts_cast_dim_shade_and_glare_a_photo():
+    from benchmarks.lighting import LIGHTS, cast, falloff, glare, shadow
+
+    grey = np.full((40, 200, 3), 200, np.uint8)
+    assert cast(grey, (1.1, 1.0, 0.5))[0, 0].tolist() == [220, 200, 100]
+    shaded = shadow(grey, 0.5, 1 / 150)
+    assert shaded[20, 10].tolist() == [200] * 3 and shaded[20, 190].tolist() == [100] * 3  # lit left, shaded right
+    assert falloff(grey, 0.5)[0, 0, 0] == 200 and falloff(grey, 0.5)[0, -1, 0] == 100
+    assert glare(grey, 0.06, 0.9)[18, 80].min() == 255 and glare(grey, 0.06, 0.9)[0, 0].max() == 200
+    assert all(light(grey).shape == grey.shape for light in LIGHTS.values())
