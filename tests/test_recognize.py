@@ -135,6 +135,17 @@ def test_real_single_rows_read_exactly(recognize, shared_datasets, name, tiles):
     assert list(result.codes) == _codes(tiles)
 
 
+@pytest.mark.parametrize(("name", "tiles"), [("2-1.jpg", "123456789s"), ("2-4.jpg", "123456789p")])
+def test_a_row_half_in_a_shadow_reads_exactly(recognize, shared_datasets, name, tiles):
+    """A shadow's edge across the row (a phone's, a hand's): the faces in it are half as bright as the
+    others, as dark as the lit table."""
+    from benchmarks.lighting import LIGHTS
+    from vision.io import load
+
+    pixels = load(shared_datasets / "real-photos" / "raw-images" / name).pixels
+    assert list(recognize(LIGHTS["shadow"](pixels)).codes) == _codes(tiles)
+
+
 def test_a_row_cut_by_the_photo_edges_keeps_its_whole_tiles(recognize, shared_datasets):
     """2-1.jpg (1s..9s) cropped through the middle of its first and last tiles."""
     from vision.io import load

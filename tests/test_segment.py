@@ -168,6 +168,22 @@ def test_a_grid_filling_the_frame_in_uneven_light_is_cut_into_its_rows(shared_da
     assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
 
 
+def test_a_blob_found_with_the_light_evened_is_taken_where_it_continues_a_row():
+    from vision.segment import _with_shaded
+
+    found = np.zeros((100, 400), np.uint8)
+    found[40:60, 50:200] = 255  # a row in the light
+    shaded = found.copy()
+    shaded[40:60, 200:300] = 255  # ... going on into a shadow
+    glare = found.copy()
+    glare[20:80, 150:260] = 255  # ... taking in the table's glare: thicker
+    fringe = found.copy()
+    fringe[39, 50:200] = 255  # ... a thin fringe along its outline: the same blob
+    assert _with_shaded(found, shaded)[50, 250] == 255
+    assert _with_shaded(found, glare)[50, 250] == 0
+    assert np.array_equal(_with_shaded(found, fringe), found)
+
+
 def test_rectify_makes_an_upright_face():
     pixels = np.zeros((100, 100, 3), np.uint8)
     pixels[20:60, 30:60] = 255

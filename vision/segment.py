@@ -56,6 +56,11 @@ FACE_DARK = 0.9  # ... and what is darker than this share of it (side walls, sha
 REFILL_CLOSE = 5  # pixels: the rest is closed over this and filled again (ink)
 UNLIKE_OPEN = 0.02  # blobs unlike the table narrower than this share of the long side are dropped
 MIN_AREA = 0.0015  # a run covers at least this share of the reduced image
+SHADE_REACH = 0.04  # evening out the light: a face-coloured pixel's light is the brightness closed over this share of
+SHADE_FLOOR = 0.35  # ... the long side (ink, seams filled), counted where it is this share of the faces' level at least
+FACE_SATURATION = (90, 1.3, 8.0)  # face-coloured: saturation at most this percentile of the first mask's, times, plus
+THICKER = 1.15  # a blob of the evened mask is kept unless it is this much thicker than the thickest one within it,
+SHADED_SHARE = 0.02  # ... and where it adds this share of their area at least (a part of a face in shadow)
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
@@ -167,18 +172,90 @@ class Split:
 
 def face_mask(image: np.ndarray) -> np.ndarray:
     """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up; on a table as
-    light as the faces, what the faces' outlines enclose."""
+    light as the faces, what the faces' outlines enclose. Faces in a shadow are found with the
+    light evened out (`_evened`) where that continues a blob along its row (`_with_shaded`)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)
     whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
-    _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    size = max(3, round(max(image.shape[:2]) / 150)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    mask = _otsu(whiteness)
     if _light_table(image, mask):
-        mask = _outlined(image)
-    else:
-        mask = _unpatterned(image, whiteness, mask)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        return _cleaned(_outlined(image))
+    found = _cleaned(_unpatterned(image, whiteness, mask))
+    lit = cv2.subtract(_evened(hsv, mask), hsv[:, :, 1])
+    lit_mask = _otsu(lit)
+    if _light_table(image, lit_mask):
+        return found
+    return _with_shaded(found, _cleaned(_unpatterned(image, lit, lit_mask)))
+
+
+def _otsu(whiteness: np.ndarray) -> np.ndarray:
+    """The whiter class of a whiteness map (Otsu's threshold after a 5x5 blur): a mask of 0/255."""
+    _, mask = cv2.threshold(cv2.GaussianBlur(whiteness, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return mask
+
+
+def _cleaned(mask: np.ndarray) -> np.ndarray:
+    """The mask closed, then opened, over a square 1/150 of the long side (at least 3 pixels)."""
+    return _opened(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _clean_kernel(mask)))
+
+
+def _opened(mask: np.ndarray) -> np.ndarray:
+    """The mask opened over a square 1/150 of the long side (at least 3 pixels): its thin fringes dropped."""
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _clean_kernel(mask))
+
+
+def _clean_kernel(mask: np.ndarray) -> np.ndarray:
+    size = max(3, round(max(mask.shape[:2]) / 150)) | 1
+    return cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+
+
+def _evened(hsv: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Brightness (HSV value) with the light evened out on face-coloured pixels (saturation about
+    the faces' of `mask` at most, whatever the light: a shadow darkens, it does not colour). Their
+    light is the brightness closed over SHADE_REACH (a face's ink and the seams take the face's
+    level); where it is SHADE_FLOOR of the faces' level at least, they are raised to that level.
+    The rest (the table, coloured backs and ink, what is too dark to be a face) is left as it is."""
+    value, saturation = hsv[:, :, 2], hsv[:, :, 1]
+    if not mask.any():
+        return value
+    share, factor, margin = FACE_SATURATION
+    coloured = saturation > factor * float(np.percentile(saturation[mask > 0], share)) + margin
+    reach = round(SHADE_REACH * max(value.shape)) | 1
+    element = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
+    light = cv2.blur(cv2.morphologyEx(np.where(coloured, 0, value).astype(np.uint8), cv2.MORPH_CLOSE, element), (5, 5))
+    if not light.any():
+        return value
+    level = float(np.percentile(light[light > 0], 95))
+    gain = np.where(coloured | (light < SHADE_FLOOR * level), 1.0, level / np.maximum(light, 1).astype(np.float32))
+    return np.clip(value * np.maximum(gain, 1.0), 0, 255).astype(np.uint8)
+
+
+def _with_shaded(found: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """`found` and each blob of `lit` (the mask with the light evened out) that holds none of its
+    blobs, or that continues the ones it holds along their row (`_continues`; the pixels it adds
+    are counted without the thin fringe evening leaves along every outline)."""
+    least = MIN_AREA * found.size
+    mask = found.copy()
+    contours, _ = cv2.findContours(lit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for contour in (c for c in contours if cv2.contourArea(c) >= least):
+        blob = cv2.drawContours(np.zeros_like(found), [contour], -1, 255, cv2.FILLED)
+        held, _ = cv2.findContours(found & blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        held = [c for c in held if cv2.contourArea(c) >= least]
+        if not held or _continues(contour, held, np.count_nonzero(_opened(lit & blob & ~found))):
+            mask |= lit & blob
+    return mask
+
+
+def _continues(contour: np.ndarray, held: list[np.ndarray], added: int) -> bool:
+    """Whether a blob continues the blobs it holds along their row: at most THICKER times as thick
+    as the thickest, adding `added` pixels, SHADED_SHARE of their area at least."""
+    area = sum(cv2.contourArea(c) for c in held)
+    return _thickness(contour) <= THICKER * max(map(_thickness, held)) and added >= SHADED_SHARE * area
+
+
+def _thickness(contour: np.ndarray) -> float:
+    """The short side of a contour's least-area rectangle (pixels)."""
+    _, sides, _ = cv2.minAreaRect(contour)
+    return min(sides)
 
 
 def _ring(array: np.ndarray, of: Callable[[np.ndarray], np.ndarray] = lambda strip: strip) -> np.ndarray:
