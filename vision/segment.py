@@ -174,17 +174,21 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up; on a table as
     light as the faces, what the faces' outlines enclose. Faces in a shadow are found with the
     light evened out (`_evened`) where that continues a blob along its row (`_with_shaded`)."""
-    hsv = cv2.cvtColor(image, cv2.COLOR_RGB2HSV)
-    whiteness = cv2.subtract(hsv[:, :, 2], hsv[:, :, 1])
+    _, saturation, value = cv2.split(cv2.cvtColor(image, cv2.COLOR_RGB2HSV))
+    whiteness = cv2.subtract(value, saturation)
     mask = _otsu(whiteness)
     if _light_table(image, mask):
         return _cleaned(_outlined(image))
-    found = _cleaned(_unpatterned(image, whiteness, mask))
-    lit = cv2.subtract(_evened(hsv, mask), hsv[:, :, 1])
+    lit = cv2.subtract(_evened(value, saturation, mask), saturation)
     lit_mask = _otsu(lit)
-    if _light_table(image, lit_mask):
-        return found
-    return _with_shaded(found, _cleaned(_unpatterned(image, lit, lit_mask)))
+    shaded = not _light_table(image, lit_mask)  # else evened, the table passes for faces: left as found
+    speck = _pattern_speck(whiteness, mask)
+    if speck is not None:
+        unlike = _morphology(_closed_unlike(image), cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
+        mask = _unpatterned(whiteness, mask, speck) | unlike
+        lit_mask = (_unpatterned(lit, lit_mask, speck) | unlike) if shaded else lit_mask
+    found = _cleaned(mask)
+    return _with_shaded(found, _cleaned(lit_mask)) if shaded else found
 
 
 def _otsu(whiteness: np.ndarray) -> np.ndarray:
@@ -208,25 +212,31 @@ def _clean_kernel(mask: np.ndarray) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
 
 
-def _evened(hsv: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _evened(value: np.ndarray, saturation: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Brightness (HSV value) with the light evened out on face-coloured pixels (saturation about
     the faces' of `mask` at most, whatever the light: a shadow darkens, it does not colour). Their
     light is the brightness closed over SHADE_REACH (a face's ink and the seams take the face's
     level); where it is SHADE_FLOOR of the faces' level at least, they are raised to that level.
     The rest (the table, coloured backs and ink, what is too dark to be a face) is left as it is."""
-    value, saturation = hsv[:, :, 2], hsv[:, :, 1]
     if not mask.any():
         return value
     share, factor, margin = FACE_SATURATION
-    coloured = saturation > factor * float(np.percentile(saturation[mask > 0], share)) + margin
+    plain = cv2.compare(saturation, factor * _percentile(saturation, share, mask) + margin, cv2.CMP_LE)
     reach = round(SHADE_REACH * max(value.shape)) | 1
     element = cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))
-    light = cv2.blur(cv2.morphologyEx(np.where(coloured, 0, value).astype(np.uint8), cv2.MORPH_CLOSE, element), (5, 5))
+    light = cv2.blur(cv2.morphologyEx(cv2.bitwise_and(value, plain), cv2.MORPH_CLOSE, element), (5, 5))
     if not light.any():
         return value
-    level = float(np.percentile(light[light > 0], 95))
-    gain = np.where(coloured | (light < SHADE_FLOOR * level), 1.0, level / np.maximum(light, 1).astype(np.float32))
-    return np.clip(value * np.maximum(gain, 1.0), 0, 255).astype(np.uint8)
+    level = _percentile(light, 95, light)
+    raised = cv2.max(cv2.divide(value, light, scale=level), value)  # value * level / light, saturated
+    return cv2.copyTo(raised, cv2.bitwise_and(plain, cv2.compare(light, SHADE_FLOOR * level, cv2.CMP_GE)), value.copy())
+
+
+def _percentile(channel: np.ndarray, share: float, mask: np.ndarray) -> float:
+    """The `share` percentile of an 8-bit channel's pixels where `mask` is not 0, from their
+    histogram (the lowest level reaching it)."""
+    counts = np.cumsum(cv2.calcHist([channel], [0], mask, [256], [0, 256]).ravel())
+    return float(np.searchsorted(counts, share / 100 * counts[-1]))
 
 
 def _with_shaded(found: np.ndarray, lit: np.ndarray) -> np.ndarray:
@@ -321,25 +331,26 @@ def _closed_unlike(image: np.ndarray) -> np.ndarray:
     return _filled(_morphology(_unlike_table(image), cv2.MORPH_CLOSE, round(LIGHT_CLOSE * max(image.shape[:2])) | 1))
 
 
-def _unpatterned(image: np.ndarray, whiteness: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """On a checked or plaid cloth (many small bright specks among the bright pixels): the pixels
-    nearly as white as the whitest of the cloth around them (its light squares, whatever the light
-    falling across the photo; the stripes between the squares are less white) in blobs too big to
-    be a speck of the pattern, and what is unlike the cloth's colours with the gaps closed (a tinted
-    tile body can pass for the cloth's light squares; its ink and side wall do not); otherwise the
-    mask as it is."""
+def _pattern_speck(whiteness: np.ndarray, mask: np.ndarray) -> float | None:
+    """On a checked or plaid cloth, the side of its bright specks (`_speck_side` of the whitest of
+    the mask's pixels, by Otsu's threshold); None on a plain table."""
     brightest, _ = cv2.threshold(whiteness[mask > 0].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    speck = _speck_side(((whiteness > brightest) * 255).astype(np.uint8))
-    if speck is None:
-        return mask
+    return _speck_side(((whiteness > brightest) * 255).astype(np.uint8))
+
+
+def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, speck: float) -> np.ndarray:
+    """On a checked or plaid cloth whose bright specks are `speck` pixels a side: the pixels of the
+    mask nearly as white as the whitest of the cloth around them (its light squares, whatever the
+    light falling across the photo; the stripes between the squares are less white) in blobs too
+    big to be a speck of the pattern. (What is unlike the cloth's colours, with the gaps closed, is
+    added to it: a tinted tile body can pass for the cloth's light squares, its ink and side wall do not.)"""
     side = round(SPECK_OPEN * speck) | 1
     reach = round(LOCAL_REACH * speck) | 1
     local = cv2.blur(cv2.dilate(whiteness, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))), (reach, reach))
     bright = ((whiteness > LOCAL_SHARE * local.astype(np.float32)) & (mask > 0)).astype(np.uint8) * 255
-    unlike = _closed_unlike(image)
     for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
         bright = _morphology(bright, operation, width)
-    return bright | _morphology(unlike, cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
+    return bright
 
 
 def _speck_side(bright: np.ndarray) -> float | None:
