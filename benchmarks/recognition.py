@@ -37,8 +37,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from benchmarks.lighting import LIGHTS
+from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from datasets.scenes import LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, tile_boxes
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
