@@ -85,9 +85,20 @@ def prepare_face(face: Face, rng: np.random.Generator) -> np.ndarray:
 
 def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | None = None) -> np.ndarray:
     """One tile face (float RGB, TILE_SIZE): artwork on a body, or a plain back when face is None."""
-    h, w = TILE_SIZE
     if face is None:
-        return texture((h, w), back, rng)
+        return texture(TILE_SIZE, back, rng)
+    body = face_on_body(face, rng)
+    mark = corner_index(face.code)
+    if mark and rng.random() < INDEX_SHARE:
+        draw_index(body, mark, rng)
+    if rng.random() < 0.25:
+        body = body[::-1, ::-1]
+    return edged(body)
+
+
+def face_on_body(face: Face, rng: np.random.Generator) -> np.ndarray:
+    """The artwork of `face` on a textured body of a TRAIN_BODIES colour (float RGB, TILE_SIZE, upright)."""
+    h, w = TILE_SIZE
     body = texture((h, w), _jitter(list(TRAIN_BODIES.values())[rng.integers(len(TRAIN_BODIES))], rng), rng)
     art = prepare_face(face, rng)
     if face.has_body:
@@ -98,11 +109,12 @@ def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | No
         x = (w - aw) // 2 + int(rng.integers(-3, 4))
         y = (h - ah) // 2 + int(rng.integers(-3, 4))
         _alpha_over(body, art, (int(np.clip(x, 0, w - aw)), int(np.clip(y, 0, h - ah)), aw, ah))
-    mark = corner_index(face.code)
-    if mark and rng.random() < INDEX_SHARE:
-        draw_index(body, mark, rng)
-    if rng.random() < 0.25:
-        body = body[::-1, ::-1]
+    return body
+
+
+def edged(body: np.ndarray) -> np.ndarray:
+    """A face with its outermost 3 pixels darkened (the rounded edge of a tile)."""
+    h, w = body.shape[:2]
     edge = np.ones((h, w), np.float32)
     edge[:3], edge[-3:], edge[:, :3], edge[:, -3:] = 0.85, 0.85, 0.85, 0.85
     return body * edge[:, :, None]
