@@ -193,13 +193,17 @@ def fit(model: FactoredClassifier, synth_x: torch.Tensor, synth_y: np.ndarray, r
               flush=True)
 
 
-def export(model: nn.Module, summary: dict, out: Path) -> None:
-    """ONNX (opset 17, dynamic batch, input `input`) + the sidecar JSON inference reads."""
+def onnx_export(model: nn.Module, input_size: tuple[int, int], out: Path) -> None:
+    """ONNX, opset 17, one RGB input `input` of `input_size` (h, w) and output `logits`, dynamic batch."""
     model.eval()
-    dummy = torch.zeros(1, 3, *INPUT_SIZE)
-    torch.onnx.export(model, (dummy,), str(out), input_names=["input"], output_names=["logits"],
-                      dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,
-                      dynamo=False)
+    torch.onnx.export(model, (torch.zeros(1, 3, *input_size),), str(out), input_names=["input"],
+                      output_names=["logits"], dynamic_axes={"input": {0: "batch"}, "logits": {0: "batch"}},
+                      opset_version=17, dynamo=False)
+
+
+def export(model: nn.Module, summary: dict, out: Path) -> None:
+    """`onnx_export` + the sidecar JSON inference reads."""
+    onnx_export(model, INPUT_SIZE, out)
     sidecar = {"classes": list(CLASSES), "input_size": list(INPUT_SIZE), "mean": list(MEAN),
                "std": list(STD), "white_balance": WHITE_BALANCE, "version": 2, "training": summary}
     out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")

@@ -12,10 +12,13 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from vision.index import IndexReader
 
 SUITS = ("m", "p", "s")
 CLASSES: tuple[str, ...] = (
@@ -25,6 +28,7 @@ CLASSES: tuple[str, ...] = (
     + ("back", "none")
 )
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
+INDEX_PATH = MODEL_PATH.with_name("corner_index.onnx")
 TOP_K = 3
 THREADS = 2
 TINT_PERCENTILE = 90  # a crop's bright pixels (the tile body) are at least this percentile per channel
@@ -137,12 +141,25 @@ class ModelInfo:
                              "retrain with `python -m models.train`") from error
 
 
+def onnx_session(model: Path) -> object:
+    """An onnxruntime CPU session with THREADS threads that do not spin between runs (the
+    classifier and the index reader take turns; a spinning pool would hold the cores)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = THREADS
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
 class TileClassifier:
     """An onnxruntime session plus the metadata it needs; stateless per call."""
 
-    def __init__(self, session: object, info: ModelInfo) -> None:
+    def __init__(self, session: object, info: ModelInfo, index: "IndexReader | None" = None) -> None:
         self._session = session
         self.info = info
+        self._index = index
 
     @property
     def classes(self) -> tuple[str, ...]:
@@ -150,30 +167,29 @@ class TileClassifier:
         return self.info.classes
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> "TileClassifier":
-        """Load an ONNX model and its sidecar JSON (default: the committed model)."""
-        import onnxruntime as ort
+    def load(cls, path: str | Path | None = None, index: str | Path | None = INDEX_PATH) -> "TileClassifier":
+        """Load an ONNX model and its sidecar JSON (default: the committed model), with the
+        corner-index reader at `index` (default: the committed one; None: read faces alone)."""
+        from vision.index import IndexReader
 
         model = Path(path) if path is not None else MODEL_PATH
         if not model.is_file():
             raise ModelError(f"model file {str(model)!r} not found; "
                              "retrain with `python -m models.train`")
         info = ModelInfo.read(model.with_suffix(".json"))
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = THREADS
-        options.inter_op_num_threads = 1
-        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-        return cls(session, info)
+        return cls(onnx_session(model), info, IndexReader.load(index) if index is not None else None)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """(N, C) softmax probabilities, columns in `self.classes` order."""
+        """(N, C) softmax probabilities, columns in `self.classes` order, moved by the printed
+        corner indices the index reader reads (`vision.index.with_index`)."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
         info = self.info
         batch = preprocess(crops, info.input_size, info.mean, info.std, info.white_balance)
         (logits,) = self._session.run(None, {"input": batch})
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return shifted / shifted.sum(axis=1, keepdims=True)
+        probabilities = shifted / shifted.sum(axis=1, keepdims=True)
+        return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
 
     def predict(self, crops: Sequence[np.ndarray]) -> list[Prediction]:
         """Top-3 prediction for each crop."""

@@ -1,0 +1,186 @@
+"""Train the corner-index reader from scratch and export it (`python -m models.train_index`).
+
+Seeded: renders (or loads the cached) crops of `datasets.index_bands`, trains a small CNN on
+their bands (`vision.index.band_batch`, the function inference uses) on the CPU, prints its
+accuracy on fresh synthetic bands and its readings of artwork that prints its own index (never
+trained on) and of the real TRAIN crops, and writes `models/corner_index.onnx` + `.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from datasets import index_bands, real_tiles, synth
+from datasets.artwork import load_source
+from models.train import onnx_export
+from scoring.tiles import Tile
+from vision.index import DIGITS, SURE, BandSpec, band_batch
+
+MODEL_DIR = Path(__file__).resolve().parent
+SPEC = BandSpec(share=0.32, input_size=(28, 64))
+CHANNELS = (16, 32, 64, 64)  # 3x3 conv + BN + ReLU each; 2x2 max pooling after the first two
+
+
+@dataclass(frozen=True)
+class Config:
+    """One training run's settings (all seeded)."""
+
+    crops: int = 36000  # rendered faces, two bands each
+    check_crops: int = 2000
+    epochs: int = 12
+    batch: int = 128
+    lr: float = 3e-3
+    seed: int = 7
+    data_seed: int = 11
+    threads: int = 2
+
+
+class IndexNet(nn.Module):
+    """The conv stack, global max pooling (a digit may sit anywhere along the band), one linear head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 3
+        for index, channels in enumerate(CHANNELS):
+            layers += [nn.Conv2d(width, channels, 3, 1, 1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(inplace=True)]
+            if index < 2:
+                layers.append(nn.MaxPool2d(2))
+            width = channels
+        self.body = nn.Sequential(*layers, nn.AdaptiveMaxPool2d(1), nn.Flatten(), nn.Dropout(0.1),
+                                  nn.Linear(width, len(DIGITS)))
+
+    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
+        return self.body(inputs)
+
+
+def bands(crops: np.ndarray | list[np.ndarray], labels: np.ndarray | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """The shared preprocessing as tensors: 2 bands per crop, labels (N, 2) flattened alike."""
+    inputs = torch.from_numpy(band_batch(list(crops), SPEC))
+    return inputs, torch.from_numpy(np.asarray(labels).reshape(-1)).long() if labels is not None else torch.empty(0)
+
+
+def fit(model: IndexNet, inputs: torch.Tensor, labels: torch.Tensor, config: Config) -> None:
+    """AdamW, one-cycle schedule, seeded batches (no label smoothing: how sure a reading is decides
+    whether it counts, `vision.index.SURE`)."""
+    generator = torch.Generator().manual_seed(config.seed)
+    steps = len(inputs) // config.batch
+    optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, config.lr, total_steps=steps * config.epochs)
+    loss_fn = nn.CrossEntropyLoss()
+    for epoch in range(config.epochs):
+        model.train()
+        order, started, total = torch.randperm(len(inputs), generator=generator), time.time(), 0.0
+        for step in range(steps):
+            batch = order[step * config.batch:(step + 1) * config.batch]
+            loss = loss_fn(model(inputs[batch]), labels[batch])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += loss.item()
+        print(f"epoch {epoch + 1}/{config.epochs}: loss {total / steps:.3f} ({time.time() - started:.0f} s)", flush=True)
+
+
+def read(model: IndexNet, crops: list[np.ndarray]) -> np.ndarray:
+    """Per crop: (digit of the likelier band, its probability), as inference takes it."""
+    model.eval()
+    with torch.no_grad():
+        probabilities = torch.cat([model(bands(crops[i:i + 256])[0]).softmax(1) for i in range(0, len(crops), 256)])
+    pairs = probabilities.numpy().reshape(len(crops), 2, len(DIGITS))
+    turned = pairs[:, 1, 1:].max(axis=1) > pairs[:, 0, 1:].max(axis=1)
+    chosen = pairs[np.arange(len(crops)), turned.astype(int)]
+    best = chosen[:, 1:].argmax(axis=1) + 1
+    return np.column_stack([best, chosen[np.arange(len(crops)), best]])
+
+
+def tally(readings: np.ndarray, truths: list[int], sure: float) -> Counter:
+    """right / wrong digit / none read (at `sure` confidence), against each crop's own number (0: none)."""
+    counts: Counter = Counter()
+    for (digit, confidence), truth in zip(readings, truths):
+        counts["none" if confidence < sure else "right" if digit == truth else "wrong"] += 1
+    return counts
+
+
+def index_of(code: str) -> int:
+    """The index a set may print on a tile: a suit tile's number, a bonus tile's 1-4, else 0."""
+    if code in ("back", "none"):
+        return 0
+    tile = Tile.parse(code)
+    return 0 if tile.is_honor else tile.number
+
+
+def checks(model: IndexNet, config: Config, sure: float) -> dict[str, dict[str, int]]:
+    """Readings of artwork printing its own index (faces on bodies, photo effects; never trained
+    on) and of the real TRAIN crops: right, wrong and none against each tile's number."""
+    rng = np.random.default_rng(config.data_seed + 1)
+    results = {}
+    for source in sorted(index_bands.PRINTED_INDEX_SOURCES):
+        faces = load_source(source)
+        crops = [synth.photo_effects(synth.warp(synth.draw_scene(synth.edged(synth.face_on_body(face, rng)), [
+            synth.Generator._table(rng)] * 2, rng).image, synth.crop_quad(_face_corners(), rng)), rng) for face in faces]
+        results[source] = dict(tally(read(model, crops), [index_of(face.code) for face in faces], sure))
+    train_tiles, _ = real_tiles.evaluation_split()
+    real = read(model, [tile.image() for tile in train_tiles])
+    results["real TRAIN crops"] = dict(tally(real, [index_of(tile.code) for tile in train_tiles], sure))
+    return results
+
+
+def _face_corners() -> np.ndarray:
+    h, w = synth.TILE_SIZE
+    x0, y0 = int(w * 1.5), h
+    return np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+
+
+def export(model: IndexNet, summary: dict, out: Path) -> None:
+    """`models.train.onnx_export` + the sidecar JSON inference reads."""
+    onnx_export(model, SPEC.input_size, out)
+    sidecar = {"digits": list(DIGITS), "band_share": SPEC.share, "input_size": list(SPEC.input_size),
+               "training": summary}
+    out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Train and export the corner-index reader.")
+    parser.add_argument("--crops", type=int, default=Config.crops)
+    parser.add_argument("--epochs", type=int, default=Config.epochs)
+    parser.add_argument("--seed", type=int, default=Config.seed)
+    parser.add_argument("--out", type=Path, default=MODEL_DIR / "corner_index.onnx")
+    args = parser.parse_args(argv)
+    config = Config(crops=args.crops, epochs=args.epochs, seed=args.seed)
+    started = time.time()
+    torch.set_num_threads(config.threads)
+    crops, labels = index_bands.cached(config.crops, config.data_seed)
+    check_crops, check_labels = index_bands.cached(config.check_crops, config.data_seed + 100)
+    inputs, targets = bands(crops, labels)
+    print(f"data ready: {len(crops)} crops, {len(inputs)} bands ({time.time() - started:.0f} s)", flush=True)
+    torch.manual_seed(config.seed)
+    model = IndexNet()
+    fit(model, inputs, targets, config)
+    check_inputs, check_targets = bands(check_crops, check_labels)
+    model.eval()
+    with torch.no_grad():
+        accuracy = float((model(check_inputs).argmax(1) == check_targets).float().mean())
+    print(f"fresh synthetic bands: {accuracy:.4f} of {len(check_inputs)}")
+    results = checks(model, config, SURE)
+    for name, counts in results.items():
+        print(f"  {name}: " + ", ".join(f"{key} {value}" for key, value in sorted(counts.items())))
+    minutes = (time.time() - started) / 60
+    summary = {"config": asdict(config), "fresh_synthetic_bands": round(accuracy, 4), "checks": results,
+               "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
+    export(model, summary, args.out)
+    print(f"wrote {args.out} and {args.out.with_suffix('.json')} ({minutes:.1f} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,136 @@
+"""The printed corner index: many tile sets print a suit tile's number (and a bonus tile's 1-4) in
+a top corner of the face, where the picture alone can mislead (a set's own layout of six sticks
+read as a nine).
+
+A small ONNX network (`models/corner_index.onnx`, trained by `models/train_index.py`) reads the top
+band of a face crop, upright and turned half round (a tile seen upside down shows its index at the
+bottom), as one of `DIGITS`. `with_index` then moves a crop's class probabilities, within each
+suit, to the tile that bears a confidently read number. `band_batch` is the one preprocessing
+function of training and inference.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from vision.classify import INDEX_PATH, ModelError, check_crop, onnx_session
+
+DIGITS = ("none",) + tuple(str(n) for n in range(1, 10))
+SURE = 0.9  # an index read at least this confidently moves the class probabilities (its weight: that confidence)
+PICTURE_SURE = 0.9  # ... of a crop whose likeliest class is less probable than this (a picture read surely stands)
+
+
+@dataclass(frozen=True)
+class BandSpec:
+    """What the sidecar says about the reader's input: the band's share of a crop's height and the
+    network's input size (h, w)."""
+
+    share: float
+    input_size: tuple[int, int]
+
+    @classmethod
+    def read(cls, sidecar: Path) -> "BandSpec":
+        try:
+            data = json.loads(sidecar.read_text())
+            if tuple(data["digits"]) != DIGITS:
+                raise ValueError(f"digits {data['digits']} are not {list(DIGITS)}")
+            return cls(float(data["band_share"]), tuple(data["input_size"]))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ModelError(f"cannot read index-reader sidecar {str(sidecar)!r}: {error}; "
+                             "retrain with `python -m models.train_index`") from error
+
+
+def band_batch(crops: Sequence[np.ndarray], spec: BandSpec) -> np.ndarray:
+    """(2N, 3, h, w) float32: per crop, its top `spec.share` band, then the same band of the crop
+    turned half round, each resized to the input size and scaled to about -2..2 around its mean
+    (ink contrast matters, not the light)."""
+    height, width = spec.input_size
+    bands = np.empty((2 * len(crops), height, width, 3), dtype=np.uint8)
+    for index, crop in enumerate(crops):
+        crop = check_crop(crop, index)
+        rows = max(1, round(spec.share * crop.shape[0]))
+        for turn, band in enumerate((crop[:rows], crop[crop.shape[0] - rows:][::-1, ::-1])):
+            bands[2 * index + turn] = cv2.resize(np.ascontiguousarray(band), (width, height),
+                                                 interpolation=cv2.INTER_AREA)
+    values = bands.astype(np.float32)
+    mean = values.mean(axis=(1, 2, 3), keepdims=True)
+    spread = values.std(axis=(1, 2, 3), keepdims=True)
+    return ((values - mean) / (spread + 16.0)).transpose(0, 3, 1, 2).copy()
+
+
+class IndexReader:
+    """An onnxruntime session reading digits from face crops; stateless per call."""
+
+    def __init__(self, session: object, spec: BandSpec) -> None:
+        self._session = session
+        self.spec = spec
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "IndexReader":
+        """Load the reader and its sidecar JSON (default: the committed one)."""
+        model = Path(path) if path is not None else INDEX_PATH
+        if not model.is_file():
+            raise ModelError(f"index reader {str(model)!r} not found; retrain with `python -m models.train_index`")
+        return cls(onnx_session(model), BandSpec.read(model.with_suffix(".json")))
+
+    def digits(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, len(DIGITS)) probabilities per crop, from whichever of its two bands (upright or turned)
+        reads a digit more confidently."""
+        if len(crops) == 0:
+            return np.zeros((0, len(DIGITS)), dtype=np.float32)
+        (logits,) = self._session.run(None, {"input": band_batch(crops, self.spec)})
+        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probabilities = (shifted / shifted.sum(axis=1, keepdims=True)).reshape(len(crops), 2, len(DIGITS))
+        turned = probabilities[:, 1, 1:].max(axis=1) > probabilities[:, 0, 1:].max(axis=1)
+        return probabilities[np.arange(len(crops)), turned.astype(int)]
+
+    def applied(self, probabilities: np.ndarray, crops: Sequence[np.ndarray], classes: Sequence[str]) -> np.ndarray:
+        """The crops' class probabilities moved by the indices read on them (`with_index`). Only
+        crops an index could change are read: their picture is read less surely than PICTURE_SURE,
+        and a suit holds at least as much probability as their likeliest class (else no suit
+        tile can become the likeliest: the index only moves probability within a suit)."""
+        digits = np.zeros((len(crops), len(DIGITS)), dtype=np.float32)
+        digits[:, 0] = 1.0
+        top = probabilities.max(axis=1)
+        suits = np.column_stack([probabilities[:, list(members.values())].sum(axis=1)
+                                 for members in suit_members(classes).values()])
+        readable = np.flatnonzero((top < PICTURE_SURE) & (suits.max(axis=1) >= top))
+        digits[readable] = self.digits([crops[i] for i in readable])
+        return with_index(probabilities, digits, classes)
+
+
+def suit_members(classes: Sequence[str]) -> dict[str, dict[int, int]]:
+    """Per suit (m, p, s): printed number -> column in `classes`."""
+    suits: dict[str, dict[int, int]] = {}
+    for column, code in enumerate(classes):
+        if len(code) == 2 and code[0].isdigit() and code[1] in "mps":
+            suits.setdefault(code[1], {})[int(code[0])] = column
+    return suits
+
+
+def with_index(probabilities: np.ndarray, digits: np.ndarray, classes: Sequence[str],
+               sure: float = SURE, picture_sure: float = PICTURE_SURE) -> np.ndarray:
+    """Class probabilities (N, C) moved by read indices (N, len(DIGITS)): where a digit d is read
+    with confidence a >= `sure` on a crop whose likeliest class is below `picture_sure`, a of each
+    suit's share of the probability goes to its tile numbered d. The rest (honours, bonus tiles,
+    backs, `none`) keeps its probability, so the index settles a suit tile's number, never whether
+    a crop is a tile or of which kind. (Bonus tiles are left to the picture: their number sits
+    beside a printed name, 春 or 梅, that the reader has not learned to tell from a digit.)"""
+    out = probabilities.astype(np.float32, copy=True)
+    suits = suit_members(classes)
+    best = digits[:, 1:].argmax(axis=1) + 1
+    confidence = digits[np.arange(len(digits)), best]
+    for row in np.flatnonzero((confidence >= sure) & (probabilities.max(axis=1) < picture_sure)):
+        weight, digit = float(confidence[row]), int(best[row])
+        for members in suits.values():
+            columns = list(members.values())
+            share = float(out[row, columns].sum())
+            out[row, columns] *= 1 - weight
+            out[row, members[digit]] += weight * share
+    return out
