@@ -37,7 +37,7 @@ def test_suits_map_each_printed_number_to_its_tile() -> None:
 
 def test_a_sure_index_turns_a_misread_number_within_its_suit() -> None:
     moved = with_index(_probabilities(_9s=0.5, _6s=0.01, _9p=0.3), _digits(6, 0.97), CLASSES)
-    assert CLASSES[moved.argmax()] == "6s" and CLASSES[np.argsort(moved[0])[-2]] == "6p"
+    assert CLASSES[moved.argmax()] == "6s" and CLASSES[np.argsort(moved[0])[-2]] == "9p"  # other suits stay
     assert np.isclose(moved.sum(), 1.0)
 
 
@@ -54,6 +54,13 @@ def test_an_unsure_or_absent_index_or_a_sure_picture_changes_nothing() -> None:
     assert np.allclose(with_index(before, _digits(0, 0.99), CLASSES), before)
     sure = _probabilities(_9s=0.95)
     assert np.allclose(with_index(sure, _digits(6, 0.99), CLASSES), sure)
+
+
+def test_only_the_likeliest_suit_tile_is_renumbered() -> None:
+    before = _probabilities(_4f=0.3, _4s=0.1, _7s=0.1, _8s=0.1, _6s=0.25, _6p=0.2)
+    assert np.array_equal(with_index(before, _digits(4, 0.95), CLASSES), before)  # a bonus tile stays
+    split = _probabilities(_6s=0.45, _6p=0.3, _9p=0.2)
+    assert CLASSES[with_index(split, _digits(5, 0.95), CLASSES).argmax()] == "5s"  # not 5p, though p holds more
 
 
 def test_honours_backs_and_none_keep_their_probability() -> None:

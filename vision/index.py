@@ -4,8 +4,8 @@ read as a nine).
 
 A small ONNX network (`models/corner_index.onnx`, trained by `models/train_index.py`) reads the top
 band of a face crop, upright and turned half round (a tile seen upside down shows its index at the
-bottom), as one of `DIGITS`. `with_index` then moves a crop's class probabilities, within each
-suit, to the tile that bears a confidently read number. `band_batch` is the one preprocessing
+bottom), as one of `DIGITS`. Where the face network names a suit tile but is in doubt,
+`with_index` moves that suit's probability to the tile that bears a confidently read number. `band_batch` is the one preprocessing
 function of training and inference.
 """
 
@@ -23,7 +23,8 @@ from vision.classify import INDEX_PATH, ModelError, check_crop, onnx_session
 
 DIGITS = ("none",) + tuple(str(n) for n in range(1, 10))
 SURE = 0.9  # an index read at least this confidently moves the class probabilities (its weight: that confidence)
-PICTURE_SURE = 0.9  # ... of a crop whose likeliest class is less probable than this (a picture read surely stands)
+PICTURE_SURE = 0.9  # ... of a crop whose likeliest class, a suit tile, is less probable than this (a picture read
+# surely stands)
 
 
 @dataclass(frozen=True)
@@ -91,16 +92,11 @@ class IndexReader:
         return probabilities[np.arange(len(crops)), turned.astype(int)]
 
     def applied(self, probabilities: np.ndarray, crops: Sequence[np.ndarray], classes: Sequence[str]) -> np.ndarray:
-        """The crops' class probabilities moved by the indices read on them (`with_index`). Only
-        crops an index could change are read: their picture is read less surely than PICTURE_SURE,
-        and a suit holds at least as much probability as their likeliest class (else no suit
-        tile can become the likeliest: the index only moves probability within a suit)."""
+        """The crops' class probabilities moved by the indices read on them (`with_index`); only
+        the crops an index can change are read (a suit tile whose picture is in doubt)."""
         digits = np.zeros((len(crops), len(DIGITS)), dtype=np.float32)
         digits[:, 0] = 1.0
-        top = probabilities.max(axis=1)
-        suits = np.column_stack([probabilities[:, list(members.values())].sum(axis=1)
-                                 for members in suit_members(classes).values()])
-        readable = np.flatnonzero((top < PICTURE_SURE) & (suits.max(axis=1) >= top))
+        readable = np.flatnonzero(_in_doubt(probabilities, classes))
         digits[readable] = self.digits([crops[i] for i in readable])
         return with_index(probabilities, digits, classes)
 
@@ -116,21 +112,27 @@ def suit_members(classes: Sequence[str]) -> dict[str, dict[int, int]]:
 
 def with_index(probabilities: np.ndarray, digits: np.ndarray, classes: Sequence[str],
                sure: float = SURE, picture_sure: float = PICTURE_SURE) -> np.ndarray:
-    """Class probabilities (N, C) moved by read indices (N, len(DIGITS)): where a digit d is read
-    with confidence a >= `sure` on a crop whose likeliest class is below `picture_sure`, a of each
-    suit's share of the probability goes to its tile numbered d. The rest (honours, bonus tiles,
-    backs, `none`) keeps its probability, so the index settles a suit tile's number, never whether
-    a crop is a tile or of which kind. (Bonus tiles are left to the picture: their number sits
-    beside a printed name, 春 or 梅, that the reader has not learned to tell from a digit.)"""
+    """Class probabilities (N, C) moved by read indices (N, len(DIGITS)): where the likeliest
+    class is a suit tile read less surely than `picture_sure` and a digit d is read with
+    confidence a >= `sure`, a of its suit's probability goes to that suit's tile d. Everything
+    else keeps its probability, so the index settles the number of a suit tile the picture
+    names, never whether a crop is a tile, its kind or its suit. (Bonus tiles are left to the
+    picture: their number sits beside a printed name, 春 or 梅, that the reader has not learned
+    to tell from a digit.)"""
     out = probabilities.astype(np.float32, copy=True)
-    suits = suit_members(classes)
     best = digits[:, 1:].argmax(axis=1) + 1
     confidence = digits[np.arange(len(digits)), best]
-    for row in np.flatnonzero((confidence >= sure) & (probabilities.max(axis=1) < picture_sure)):
-        weight, digit = float(confidence[row]), int(best[row])
-        for members in suits.values():
-            columns = list(members.values())
-            share = float(out[row, columns].sum())
-            out[row, columns] *= 1 - weight
-            out[row, members[digit]] += weight * share
+    suits = suit_members(classes)
+    for row in np.flatnonzero((confidence >= sure) & _in_doubt(probabilities, classes, picture_sure)):
+        members = suits[classes[int(probabilities[row].argmax())][1]]
+        columns = list(members.values())
+        share = float(out[row, columns].sum())
+        out[row, columns] *= 1 - confidence[row]
+        out[row, members[int(best[row])]] += confidence[row] * share
     return out
+
+
+def _in_doubt(probabilities: np.ndarray, classes: Sequence[str], picture_sure: float = PICTURE_SURE) -> np.ndarray:
+    """Per crop: whether its likeliest class is a suit tile read less surely than `picture_sure`."""
+    suited = np.array([len(code) == 2 and code[0].isdigit() and code[1] in "mps" for code in classes])
+    return suited[probabilities.argmax(axis=1)] & (probabilities.max(axis=1) < picture_sure)
