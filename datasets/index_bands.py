@@ -93,7 +93,7 @@ def sample(generator: synth.Generator, fonts: list[Path], rng: np.random.Generat
     turned = rng.random() < TURNED_SHARE
     if turned:
         body = body[::-1, ::-1]
-    neighbours = [generator.random_tile(rng) if rng.random() < 0.6 else generator._table(rng) for _ in range(2)]
+    neighbours = [generator.random_tile(rng) if rng.random() < 0.6 else generator.table_surface(rng) for _ in range(2)]
     scene = synth.draw_scene(synth.edged(body), neighbours, rng)
     crop = synth.photo_effects(synth.warp(scene.image, synth.crop_quad(scene.corners, rng)), rng)
     return crop, ((0, digit) if turned else (digit, 0))

@@ -245,7 +245,7 @@ class Generator:
         else:
             centre = draw_tile(self.pick(code, rng), rng)
         neighbours = [self.random_tile(rng) if rng.random() < 0.6 else None for _ in range(2)]
-        scene = draw_scene(centre, [n if n is not None else self._table(rng) for n in neighbours], rng)
+        scene = draw_scene(centre, [n if n is not None else self.table_surface(rng) for n in neighbours], rng)
         corners, shift = scene.corners, (0.0, 0.0)
         if code == "none":
             if rng.random() < PART_SHARE:
@@ -255,7 +255,8 @@ class Generator:
         return photo_effects(warp(scene.image, crop_quad(corners, rng, shift)), rng)
 
     @staticmethod
-    def _table(rng: np.random.Generator) -> np.ndarray:
+    def table_surface(rng: np.random.Generator) -> np.ndarray:
+        """A patch of a TRAIN_BACKGROUNDS table, a tile's size (where no neighbour stands)."""
         colour = _jitter(list(TRAIN_BACKGROUNDS.values())[rng.integers(len(TRAIN_BACKGROUNDS))], rng, 20)
         return texture(TILE_SIZE, colour, rng)
 

@@ -22,8 +22,7 @@ from torch import nn
 from datasets import index_bands, real_tiles, synth
 from datasets.artwork import load_source
 from models.train import onnx_export
-from scoring.tiles import Tile
-from vision.index import DIGITS, SURE, BandSpec, band_batch
+from vision.index import DIGITS, SURE, BandSpec, band_batch, likelier_band
 
 MODEL_DIR = Path(__file__).resolve().parent
 SPEC = BandSpec(share=0.32, input_size=(28, 64))
@@ -96,9 +95,7 @@ def read(model: IndexNet, crops: list[np.ndarray]) -> np.ndarray:
     model.eval()
     with torch.no_grad():
         probabilities = torch.cat([model(bands(crops[i:i + 256])[0]).softmax(1) for i in range(0, len(crops), 256)])
-    pairs = probabilities.numpy().reshape(len(crops), 2, len(DIGITS))
-    turned = pairs[:, 1, 1:].max(axis=1) > pairs[:, 0, 1:].max(axis=1)
-    chosen = pairs[np.arange(len(crops)), turned.astype(int)]
+    chosen = likelier_band(probabilities.numpy())
     best = chosen[:, 1:].argmax(axis=1) + 1
     return np.column_stack([best, chosen[np.arange(len(crops)), best]])
 
@@ -112,11 +109,10 @@ def tally(readings: np.ndarray, truths: list[int], sure: float) -> Counter:
 
 
 def index_of(code: str) -> int:
-    """The index a set may print on a tile: a suit tile's number, a bonus tile's 1-4, else 0."""
-    if code in ("back", "none"):
-        return 0
-    tile = Tile.parse(code)
-    return 0 if tile.is_honor else tile.number
+    """The digit a set may print on a tile (`synth.corner_index`: a suit tile's number, a bonus
+    tile's 1-4), else 0."""
+    mark = synth.corner_index(code) if code in synth.CLASSES[:42] else ""
+    return int(mark) if mark.isdigit() else 0
 
 
 def checks(model: IndexNet, config: Config, sure: float) -> dict[str, dict[str, int]]:
@@ -126,8 +122,7 @@ def checks(model: IndexNet, config: Config, sure: float) -> dict[str, dict[str, 
     results = {}
     for source in sorted(index_bands.PRINTED_INDEX_SOURCES):
         faces = load_source(source)
-        crops = [synth.photo_effects(synth.warp(synth.draw_scene(synth.edged(synth.face_on_body(face, rng)), [
-            synth.Generator._table(rng)] * 2, rng).image, synth.crop_quad(_face_corners(), rng)), rng) for face in faces]
+        crops = [_photographed(synth.edged(synth.face_on_body(face, rng)), rng) for face in faces]
         results[source] = dict(tally(read(model, crops), [index_of(face.code) for face in faces], sure))
     train_tiles, _ = real_tiles.evaluation_split()
     real = read(model, [tile.image() for tile in train_tiles])
@@ -135,10 +130,10 @@ def checks(model: IndexNet, config: Config, sure: float) -> dict[str, dict[str, 
     return results
 
 
-def _face_corners() -> np.ndarray:
-    h, w = synth.TILE_SIZE
-    x0, y0 = int(w * 1.5), h
-    return np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+def _photographed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A drawn face alone on a table, cropped and photographed as the training faces are."""
+    scene = synth.draw_scene(face, [synth.Generator.table_surface(rng)] * 2, rng)
+    return synth.photo_effects(synth.warp(scene.image, synth.crop_quad(scene.corners, rng)), rng)
 
 
 def export(model: IndexNet, summary: dict, out: Path) -> None:

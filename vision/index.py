@@ -65,6 +65,14 @@ def band_batch(crops: Sequence[np.ndarray], spec: BandSpec) -> np.ndarray:
     return ((values - mean) / (spread + 16.0)).transpose(0, 3, 1, 2).copy()
 
 
+def likelier_band(probabilities: np.ndarray) -> np.ndarray:
+    """(N, len(DIGITS)) from the (2N, len(DIGITS)) probabilities of `band_batch`'s bands: per crop,
+    those of whichever band, upright or turned, reads a digit more surely."""
+    pairs = probabilities.reshape(-1, 2, len(DIGITS))
+    turned = pairs[:, 1, 1:].max(axis=1) > pairs[:, 0, 1:].max(axis=1)
+    return pairs[np.arange(len(pairs)), turned.astype(int)]
+
+
 class IndexReader:
     """An onnxruntime session reading digits from face crops; stateless per call."""
 
@@ -87,9 +95,7 @@ class IndexReader:
             return np.zeros((0, len(DIGITS)), dtype=np.float32)
         (logits,) = self._session.run(None, {"input": band_batch(crops, self.spec)})
         shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probabilities = (shifted / shifted.sum(axis=1, keepdims=True)).reshape(len(crops), 2, len(DIGITS))
-        turned = probabilities[:, 1, 1:].max(axis=1) > probabilities[:, 0, 1:].max(axis=1)
-        return probabilities[np.arange(len(crops)), turned.astype(int)]
+        return likelier_band(shifted / shifted.sum(axis=1, keepdims=True))
 
     def applied(self, probabilities: np.ndarray, crops: Sequence[np.ndarray], classes: Sequence[str]) -> np.ndarray:
         """The crops' class probabilities moved by the indices read on them (`with_index`); only
