@@ -141,6 +141,12 @@ class ModelInfo:
                              "retrain with `python -m models.train`") from error
 
 
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of (N, C) logits."""
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
+
+
 def onnx_session(model: Path) -> object:
     """An onnxruntime CPU session with THREADS threads that do not spin between runs (the
     classifier and the index reader take turns; a spinning pool would hold the cores)."""
@@ -187,8 +193,7 @@ class TileClassifier:
         info = self.info
         batch = preprocess(crops, info.input_size, info.mean, info.std, info.white_balance)
         (logits,) = self._session.run(None, {"input": batch})
-        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probabilities = shifted / shifted.sum(axis=1, keepdims=True)
+        probabilities = softmax(logits)
         return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
 
     def predict(self, crops: Sequence[np.ndarray]) -> list[Prediction]:

@@ -5,8 +5,8 @@ read as a nine).
 A small ONNX network (`models/corner_index.onnx`, trained by `models/train_index.py`) reads the top
 band of a face crop, upright and turned half round (a tile seen upside down shows its index at the
 bottom), as one of `DIGITS`. Where the face network names a suit tile but is in doubt,
-`with_index` moves that suit's probability to the tile that bears a confidently read number. `band_batch` is the one preprocessing
-function of training and inference.
+`with_index` moves that suit's probability to the tile that bears a confidently read number.
+`band_batch` is the one preprocessing function of training and inference.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.classify import INDEX_PATH, ModelError, check_crop, onnx_session
+from vision.classify import INDEX_PATH, SUITS, ModelError, check_crop, onnx_session, softmax
 
 DIGITS = ("none",) + tuple(str(n) for n in range(1, 10))
 SURE = 0.9  # an index read at least this confidently moves the class probabilities (its weight: that confidence)
@@ -94,8 +94,7 @@ class IndexReader:
         if len(crops) == 0:
             return np.zeros((0, len(DIGITS)), dtype=np.float32)
         (logits,) = self._session.run(None, {"input": band_batch(crops, self.spec)})
-        shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return likelier_band(shifted / shifted.sum(axis=1, keepdims=True))
+        return likelier_band(softmax(logits))
 
     def applied(self, probabilities: np.ndarray, crops: Sequence[np.ndarray], classes: Sequence[str]) -> np.ndarray:
         """The crops' class probabilities moved by the indices read on them (`with_index`); only
@@ -111,7 +110,7 @@ def suit_members(classes: Sequence[str]) -> dict[str, dict[int, int]]:
     """Per suit (m, p, s): printed number -> column in `classes`."""
     suits: dict[str, dict[int, int]] = {}
     for column, code in enumerate(classes):
-        if len(code) == 2 and code[0].isdigit() and code[1] in "mps":
+        if len(code) == 2 and code[0].isdigit() and code[1] in SUITS:
             suits.setdefault(code[1], {})[int(code[0])] = column
     return suits
 
@@ -140,5 +139,6 @@ def with_index(probabilities: np.ndarray, digits: np.ndarray, classes: Sequence[
 
 def _in_doubt(probabilities: np.ndarray, classes: Sequence[str], picture_sure: float = PICTURE_SURE) -> np.ndarray:
     """Per crop: whether its likeliest class is a suit tile read less surely than `picture_sure`."""
-    suited = np.array([len(code) == 2 and code[0].isdigit() and code[1] in "mps" for code in classes])
+    suited = np.zeros(len(classes), dtype=bool)
+    suited[[column for members in suit_members(classes).values() for column in members.values()]] = True
     return suited[probabilities.argmax(axis=1)] & (probabilities.max(axis=1) < picture_sure)
