@@ -346,6 +346,9 @@ def test_a_concealed_kong_shown_with_backs_still_lets_the_hand_be_checked():
     assert decode([*standing, bird, *kong]).codes[len(standing)] == "8f"  # no runs: the backs hide what they hide
     odd = [_options(("back", 0.99)), _options(("8m", 0.99)), _options(("8s", 0.99)), _options(("back", 0.99))]
     assert decode([*standing, bird, *odd], runs).codes[len(standing)] == "8f"  # no kong: nothing to check
+    pairs = [_options((code, 0.99)) for code in _codes("133s7799p11z")]  # with the bird 1s and the kong's four
+    runs = [0] * (len(pairs) + 1) + [1] * 4  # 8m, seven pairs; but a kong is no two pairs: the bird stays
+    assert decode([*pairs, bird, *kong], runs).codes[len(pairs)] == "8f"
 
 
 def test_decoding_respects_copies_and_single_bonus_tiles():

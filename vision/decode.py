@@ -66,11 +66,10 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     if melds:
         found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     found = found or _search(best, options, open_tiles, is_valid)
-    shown = _revealed(best, melds)
-    if "back" not in shown and not _complete(shown):
+    if "back" not in _revealed(best, melds)[0] and not _shows_complete(best, melds):
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
-                        lambda codes: _complete(_revealed(codes, melds)) and _are_sets(codes, melds),
+                        lambda codes: _shows_complete(codes, melds) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO)) or found
     chosen = found[1] if found else None
     codes = chosen or best
@@ -108,17 +107,27 @@ def _are_sets(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> boo
     return all(_laid_meld(tuple(codes[i] for i in meld)) for meld in melds)
 
 
-def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tuple[str, ...]:
+def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tuple[tuple[str, ...], tuple[Tile, ...]]:
     """The codes with the backs of each concealed kong laid apart (a run of four tiles: backs and
-    one face) turned to that face, so that the hand's shape can be checked; other backs stay."""
+    one face) turned to that face, so that the hand's shape can be checked (other backs stay), and
+    those kongs' tiles."""
     shown = list(codes)
+    kongs = []
     for meld in melds:
         tiles = [codes[i] for i in meld]
         faces = set(tiles) - {"back"}
         if len(tiles) == 4 and "back" in tiles and len(faces) == 1 and not faces & NOT_FACES:
             for i in meld:
                 shown[i] = min(faces)
-    return tuple(shown)
+            kongs.append(Tile.parse(min(faces)))
+    return tuple(shown), tuple(kongs)
+
+
+def _shows_complete(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether the tiles show a complete winning hand, each concealed kong laid apart counted as a kong
+    (its four tiles are no two pairs)."""
+    shown, kongs = _revealed(codes, melds)
+    return _complete(shown) and (not kongs or complete_hand(_playing(shown), kongs) is not None)
 
 
 @lru_cache(maxsize=4096)
@@ -198,14 +207,15 @@ def is_valid(codes: tuple[str, ...]) -> bool:
     return complete_hand(playing) is not None
 
 
-def complete_hand(playing: tuple[Tile, ...]) -> Hand | None:
-    """The playing tiles as a complete hand (fours taken as kongs where the count needs it), or None."""
-    fours = [tile for tile, n in Counter(playing).items() if n == 4]
-    for kongs in range(len(fours) + 1):
-        sets = HAND_SIZES.get(len(playing) - kongs)
+def complete_hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...] = ()) -> Hand | None:
+    """The playing tiles as a complete hand (fours taken as kongs where the count needs it; `kongs`
+    always), or None."""
+    fours = [tile for tile, n in Counter(playing).items() if n == 4 and tile not in kongs]
+    for count in range(len(fours) + 1):
+        sets = HAND_SIZES.get(len(playing) - len(kongs) - count)
         if sets is None:
             continue
-        for chosen in combinations(fours, kongs):
+        for chosen in ((*kongs, *more) for more in combinations(fours, count)):
             hand = _hand(playing, chosen)
             if hand is not None and decompose(hand, knitted=True, sets=sets):
                 return hand
