@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.classify import CLASSES, INDEX_PATH, CropError, TileClassifier
-from vision.index import DIGITS, BandSpec, IndexReader, band_batch, suit_members, with_index
+from vision.index import DIGITS, FRAMINGS, SURE, BandSpec, IndexReader, band_batch, suit_members, with_index
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -178,3 +178,25 @@ def test_only_crops_an_index_could_change_are_read() -> None:
     reader = _Recording()
     moved = reader.applied(rows, [np.zeros((8, 8, 3), np.uint8)] * 3, CLASSES)
     assert reader.given == 1 and [CLASSES[i] for i in moved.argmax(axis=1)] == ["9s", "none", "6s"]
+
+
+class _FirstFramingOnly:
+    """An onnxruntime stand-in: reads a sure 9 on the first crop's bands given (the crop as cut),
+    no digit on the rest."""
+
+    def __init__(self, crops: int) -> None:
+        self.crops = crops
+
+    def run(self, _outputs, feed):
+        logits = np.zeros((len(feed["input"]), len(DIGITS)), np.float32)
+        logits[:, 0] = 10.0
+        logits[:2 * self.crops, 0], logits[:2 * self.crops, 9] = 0.0, 10.0
+        return [logits]
+
+
+def test_a_digit_is_read_surely_only_when_every_framing_reads_it() -> None:
+    spec = BandSpec(0.32, (28, 64))
+    once = IndexReader(_FirstFramingOnly(crops=1), spec).digits([_face("9")])
+    assert once.shape == (1, len(DIGITS)) and 0.3 < once[0, DIGITS.index("9")] < SURE
+    every = IndexReader(_FirstFramingOnly(crops=len(FRAMINGS)), spec).digits([_face("9")])
+    assert every.max() >= SURE
