@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.classify import CLASSES, MODEL_PATH, CropError, Prediction, TileClassifier, preprocess, white_balanced
+from vision.classify import (CLASSES, MODEL_PATH, CropError, ModelInfo, Prediction, TileClassifier, preprocess,
+                             white_balanced)
 
 ROOT = Path(__file__).resolve().parents[1]
 SPREAD = ("1m", "5m", "9m", "3p", "7p", "2s", "8s", "1z", "6z", "5f")
@@ -138,3 +139,36 @@ def test_training_uses_the_inference_preprocess() -> None:
     defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
     called = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
     assert "preprocess" not in defined and "preprocess" in called
+
+
+class _LeftEdgeReader:
+    """An onnxruntime stand-in for the face network: reads `1m` surely where a crop's leftmost column is
+    dark (its left seam cut off), else `none` at 0.5; counts the crops it is given."""
+
+    def __init__(self) -> None:
+        self.given = 0
+
+    def run(self, _outputs, feed):
+        batch = feed["input"]
+        self.given += len(batch)
+        logits = np.zeros((len(batch), len(CLASSES)), np.float32)
+        dark = batch[:, :, :, 0].mean(axis=(1, 2)) < -1
+        logits[:, CLASSES.index("none")] = np.where(dark, 0.0, 4.0)
+        logits[:, CLASSES.index("1m")] = np.where(dark, 10.0, 4.0)
+        return [logits]
+
+
+def test_a_doubtful_crop_is_read_again_shifted_and_a_sure_one_is_not() -> None:
+    info = ModelInfo(CLASSES, (64, 48), (0.5,) * 3, (0.25,) * 3)
+    doubtful = np.full((128, 96, 3), 200, np.uint8)
+    doubtful[:, 5:8] = 0  # a seam just inside the left edge: with 5% of the width cut off there, it is the edge
+    sure = doubtful[:, 5:].copy()
+    session = _LeftEdgeReader()
+    classifier = TileClassifier(session, info)
+    alone = classifier.probabilities([doubtful, sure])
+    assert session.given == 2 and alone[0].max() < 0.7 and alone[1].max() > 0.99
+    shifted = classifier.probabilities([doubtful, sure], ((0.05, 0.0), (0.0, 0.05)))
+    assert session.given == 2 + 2 + 2  # the doubtful crop read again each way
+    one = CLASSES.index("1m")
+    assert np.isclose(shifted[0, one], (2 * alone[0, one] + 1) / 3, atol=0.01) and shifted[0].argmax() == one
+    assert np.allclose(shifted[1], alone[1])

@@ -33,6 +33,7 @@ TOP_K = 3
 THREADS = 2
 TINT_PERCENTILE = 90  # a crop's bright pixels (the tile body) are at least this percentile per channel
 MAX_TINT_GAIN = 1.25  # white balance lifts a channel at most this much: tints go, coloured backs stay
+SHIFT_DOUBT = 0.7  # given shifts, a crop whose likeliest class is less probable than this is read again shifted
 
 
 class CropError(ValueError):
@@ -58,6 +59,14 @@ def check_crop(crop: object, index: int = 0) -> np.ndarray:
     if crop.dtype != np.uint8:
         raise CropError(f"crop {index} has dtype {crop.dtype}; expected uint8 RGB")
     return crop[:, :, :3]
+
+
+def trimmed(crop: np.ndarray, top: float = 0.0, bottom: float = 0.0, left: float = 0.0, right: float = 0.0) -> np.ndarray:
+    """A crop (checked, `check_crop`) less these shares of its height at the top and bottom and of its
+    width at the left and right."""
+    crop = check_crop(crop)
+    height, width = crop.shape[:2]
+    return crop[round(top * height):height - round(bottom * height), round(left * width):width - round(right * width)]
 
 
 def tint_gains(images: np.ndarray) -> np.ndarray:
@@ -185,16 +194,28 @@ class TileClassifier:
         info = ModelInfo.read(model.with_suffix(".json"))
         return cls(onnx_session(model), info, IndexReader.load(index) if index is not None else None)
 
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
         """(N, C) softmax probabilities, columns in `self.classes` order, moved by the printed
-        corner indices the index reader reads (`vision.index.with_index`)."""
+        corner indices the index reader reads (`vision.index.with_index`). Given `shifts` (shares of
+        the width cut off at the left and at the right), a crop whose likeliest class is less probable
+        than SHIFT_DOUBT is read again so cut each way, and the reads averaged: a tile cut a little off
+        its seams, as a photo's may be, can read one way and not another."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
+        probabilities = self._faces(crops)
+        doubtful = np.flatnonzero(probabilities.max(axis=1) < SHIFT_DOUBT) if shifts else []
+        if len(doubtful):
+            reads = self._faces([trimmed(crops[i], left=left, right=right) for left, right in shifts for i in doubtful])
+            probabilities[doubtful] = (probabilities[doubtful] + reads.reshape(len(shifts), len(doubtful), -1).sum(axis=0)
+                                       ) / (1 + len(shifts))
+        return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
+
+    def _faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, C) the face network's softmax probabilities."""
         info = self.info
         batch = preprocess(crops, info.input_size, info.mean, info.std, info.white_balance)
         (logits,) = self._session.run(None, {"input": batch})
-        probabilities = softmax(logits)
-        return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
+        return softmax(logits)
 
     def predict(self, crops: Sequence[np.ndarray]) -> list[Prediction]:
         """Top-3 prediction for each crop."""

@@ -19,15 +19,15 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.classify import INDEX_PATH, SUITS, ModelError, check_crop, onnx_session, softmax
+from vision.classify import INDEX_PATH, SUITS, ModelError, check_crop, onnx_session, softmax, trimmed
 
 DIGITS = ("none",) + tuple(str(n) for n in range(1, 10))
 SURE = 0.9  # an index read at least this confidently moves the class probabilities (its weight: that confidence)
 PICTURE_SURE = 0.9  # ... of a crop whose likeliest class, a suit tile, is less probable than this (a picture read
 # surely stands)
-FRAMINGS = ((0.0, 0.0), (0.04, 0.0), (0.0, 0.04))  # each crop is read as cut and with these shares of its height
-# (top and bottom) or width (both sides) trimmed, and the reads averaged: a face cut a little off, as in a photo,
-# can read its index surely one way and not another, and a false digit is rarely read every way
+FRAMINGS = ((0, 0, 0, 0), (0.04, 0.04, 0, 0), (0, 0, 0.04, 0.04))  # each crop is read as cut and with these
+# shares of it trimmed (top, bottom, left, right: `classify.trimmed`), and the reads averaged: a face cut a little
+# off, as in a photo, can read its index surely one way and not another, and a false digit is rarely read every way
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class IndexReader:
         if len(crops) == 0:
             return np.zeros((0, len(DIGITS)), dtype=np.float32)
         crops = [check_crop(crop, index) for index, crop in enumerate(crops)]
-        framed = [_trimmed(crop, *trim) for trim in FRAMINGS for crop in crops]
+        framed = [trimmed(crop, *cut) for cut in FRAMINGS for crop in crops]
         (logits,) = self._session.run(None, {"input": band_batch(framed, self.spec)})
         return likelier_band(softmax(logits)).reshape(len(FRAMINGS), len(crops), len(DIGITS)).mean(axis=0)
 
@@ -109,13 +109,6 @@ class IndexReader:
         readable = np.flatnonzero(_in_doubt(probabilities, classes))
         digits[readable] = self.digits([crops[i] for i in readable])
         return with_index(probabilities, digits, classes)
-
-
-def _trimmed(crop: np.ndarray, height_share: float, width_share: float) -> np.ndarray:
-    """The crop less `height_share` of its height at the top and at the bottom, and `width_share` of its
-    width at each side."""
-    rows, columns = round(height_share * crop.shape[0]), round(width_share * crop.shape[1])
-    return crop[rows:crop.shape[0] - rows, columns:crop.shape[1] - columns]
 
 
 def suit_members(classes: Sequence[str]) -> dict[str, dict[int, int]]:

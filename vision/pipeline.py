@@ -35,6 +35,7 @@ SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when cho
 INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that lie inside the run and read
 # as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
 # sideways is cut as standing ones)
+SHIFTS = ((0.05, 0.0), (0.0, 0.05))  # shares of a doubtful crop's width cut off (left, right) to read it again
 NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only when `none` is this sure (a tile of a
 # set the classifier knows badly, such as a flower set apart, is kept, marked doubtful, for the user to check)
 
@@ -155,8 +156,9 @@ def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapChe
 
 
 def infer(candidates: Candidates) -> np.ndarray:
-    """Class probabilities of every quad of every split (each distinct crop classified once, in one batch)."""
-    return classifier().probabilities(list(candidates.crops))[list(candidates.slots)]
+    """Class probabilities of every quad of every split (each distinct crop classified once, in one batch;
+    a doubtful one again shifted by SHIFTS: cuts fall a little off the seams)."""
+    return classifier().probabilities(list(candidates.crops), SHIFTS)[list(candidates.slots)]
 
 
 def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> tuple[RecognizedTile, ...]:
