@@ -143,7 +143,8 @@ def test_training_uses_the_inference_preprocess() -> None:
 
 class _LeftEdgeReader:
     """An onnxruntime stand-in for the face network: reads `1m` surely where a crop's leftmost column is
-    dark (its left seam cut off), else `none` at 0.5; counts the crops it is given."""
+    dark (its left seam cut off), else `1m` or `none` about equally (`none` first on a plain crop);
+    counts the crops it is given."""
 
     def __init__(self) -> None:
         self.given = 0
@@ -153,7 +154,8 @@ class _LeftEdgeReader:
         self.given += len(batch)
         logits = np.zeros((len(batch), len(CLASSES)), np.float32)
         dark = batch[:, :, :, 0].mean(axis=(1, 2)) < -1
-        logits[:, CLASSES.index("none")] = np.where(dark, 0.0, 4.0)
+        blank = batch.std(axis=(1, 2, 3)) < 1e-3
+        logits[:, CLASSES.index("none")] = np.where(dark, 0.0, np.where(blank, 4.1, 3.9))
         logits[:, CLASSES.index("1m")] = np.where(dark, 10.0, 4.0)
         return [logits]
 
@@ -167,8 +169,11 @@ def test_a_doubtful_crop_is_read_again_shifted_and_a_sure_one_is_not() -> None:
     classifier = TileClassifier(session, info)
     alone = classifier.probabilities([doubtful, sure])
     assert session.given == 2 and alone[0].max() < 0.7 and alone[1].max() > 0.99
+    blank = np.full((128, 96, 3), 200, np.uint8)
+    assert classifier.probabilities([blank], ((0.05, 0.0), (0.0, 0.05)))[0].argmax() == CLASSES.index("none")
+    assert session.given == 3  # likeliest no tile: not read again
     shifted = classifier.probabilities([doubtful, sure], ((0.05, 0.0), (0.0, 0.05)))
-    assert session.given == 2 + 2 + 2  # the doubtful crop read again each way
+    assert session.given == 3 + 2 + 2  # the doubtful crop read again each way
     one = CLASSES.index("1m")
     assert np.isclose(shifted[0, one], (2 * alone[0, one] + 1) / 3, atol=0.01) and shifted[0].argmax() == one
     assert np.allclose(shifted[1], alone[1])

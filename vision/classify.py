@@ -33,7 +33,7 @@ TOP_K = 3
 THREADS = 2
 TINT_PERCENTILE = 90  # a crop's bright pixels (the tile body) are at least this percentile per channel
 MAX_TINT_GAIN = 1.25  # white balance lifts a channel at most this much: tints go, coloured backs stay
-SHIFT_DOUBT = 0.7  # given shifts, a crop whose likeliest class is less probable than this is read again shifted
+SHIFT_DOUBT = 0.7  # given shifts, a crop whose likeliest class (not `none`) is less probable than this is read again
 
 
 class CropError(ValueError):
@@ -197,13 +197,14 @@ class TileClassifier:
     def probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
         """(N, C) softmax probabilities, columns in `self.classes` order, moved by the printed
         corner indices the index reader reads (`vision.index.with_index`). Given `shifts` (shares of
-        the width cut off at the left and at the right), a crop whose likeliest class is less probable
-        than SHIFT_DOUBT is read again so cut each way, and the reads averaged: a tile cut a little off
-        its seams, as a photo's may be, can read one way and not another."""
+        the width cut off at the left and at the right), a crop whose likeliest class, a face or back,
+        is less probable than SHIFT_DOUBT is read again so cut each way, and the reads averaged: a tile
+        cut a little off its seams, as a photo's may be, can read one way and not another."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
         probabilities = self._faces(crops)
-        doubtful = np.flatnonzero(probabilities.max(axis=1) < SHIFT_DOUBT) if shifts else []
+        named = probabilities.argmax(axis=1) != self.classes.index("none") if "none" in self.classes else True
+        doubtful = np.flatnonzero((probabilities.max(axis=1) < SHIFT_DOUBT) & named) if shifts else []
         if len(doubtful):
             reads = self._faces([trimmed(crops[i], left=left, right=right) for left, right in shifts for i in doubtful])
             probabilities[doubtful] = (probabilities[doubtful] + reads.reshape(len(shifts), len(doubtful), -1).sum(axis=0)
