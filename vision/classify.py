@@ -62,9 +62,8 @@ def check_crop(crop: object, index: int = 0) -> np.ndarray:
 
 
 def trimmed(crop: np.ndarray, top: float = 0.0, bottom: float = 0.0, left: float = 0.0, right: float = 0.0) -> np.ndarray:
-    """A crop (checked, `check_crop`) less these shares of its height at the top and bottom and of its
-    width at the left and right."""
-    crop = check_crop(crop)
+    """An image array less these shares of its height at the top and bottom and of its width at the left
+    and right."""
     height, width = crop.shape[:2]
     return crop[round(top * height):height - round(bottom * height), round(left * width):width - round(right * width)]
 

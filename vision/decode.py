@@ -66,10 +66,11 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     if melds:
         found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     found = found or _search(best, options, open_tiles, is_valid)
-    if "back" not in _revealed(best, melds)[0] and not _shows_complete(best, melds):
+    shown, kongs = _revealed(best, melds)
+    if "back" not in shown and not _shows_complete(shown, kongs):
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
-                        lambda codes: _shows_complete(codes, melds) and _are_sets(codes, melds),
+                        lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO)) or found
     chosen = found[1] if found else None
     codes = chosen or best
@@ -123,10 +124,9 @@ def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tup
     return tuple(shown), tuple(kongs)
 
 
-def _shows_complete(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether the tiles show a complete winning hand, each concealed kong laid apart counted as a kong
-    (its four tiles are no two pairs)."""
-    shown, kongs = _revealed(codes, melds)
+def _shows_complete(shown: tuple[str, ...], kongs: tuple[Tile, ...]) -> bool:
+    """Whether the tiles as `_revealed` show a complete winning hand, each concealed kong laid apart
+    counted as a kong (its four tiles are no two pairs)."""
     return _complete(shown) and (not kongs or complete_hand(_playing(shown), kongs) is not None)
 
 
