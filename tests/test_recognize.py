@@ -265,6 +265,30 @@ def test_a_tile_alone_or_inside_a_run_is_dropped_only_when_surely_no_tile():
     assert len(_tiles([(three, _rows(classes, {"5p": 0.9}, {"none": 0.9}, {"5p": 0.9}))], classes, 1.0)) == 2
 
 
+def test_a_reading_that_is_no_hand_keeps_its_end_crops_or_takes_another_tile_count():
+    from vision.pipeline import RECOUNT, CapCheck, RunReading, _read, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+    hand = _codes("123m456p789s11122z")
+    run = Run(((0, 0), (140, 0), (140, 10), (0, 10)), 0, 0)
+
+    def scored(score: float, *readings: dict[str, float]) -> tuple:
+        return score, Split(run, tuple(np.linspace(0, 1, len(readings) + 1)), 0.0), _rows(classes, *readings), None
+
+    def read(*splits: tuple) -> list[str]:
+        skip = (CapCheck.SKIP, CapCheck.SKIP)
+        return [tile.tile for tile in _read([RunReading(splits, (None, None), skip)], classes, 1.0)]
+
+    sure = [{code: 0.99} for code in hand]
+    short = scored(-0.2, *sure[:3], *sure[4:])  # two tiles cut as one: 13 tiles, no hand
+    assert read(short, scored(-0.2 - RECOUNT / 2, *sure)) == hand
+    assert len(read(short, scored(-0.2 - 2 * RECOUNT, *sure))) == 13  # the other count is too unlikely
+    cut = {"none": 0.6, hand[-1]: 0.35}  # an end crop that may be cut too wide
+    assert read(scored(-0.2, *sure[:-1], cut)) == hand  # dropped, 13 tiles are no hand: kept
+    assert read(scored(-0.2, *sure, cut)) == hand  # dropped: the rest is a hand
+
+
 def test_a_kong_with_a_tile_lying_sideways_is_not_cut_as_standing_tiles():
     from vision.pipeline import FLAT_TOP, _split_score, classifier
     from vision.segment import Run, Split

@@ -66,8 +66,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     if melds:
         found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     found = found or _search(best, options, open_tiles, is_valid)
-    shown, kongs = _revealed(best, melds)
-    if "back" not in shown and not _shows_complete(shown, kongs):
+    if _incomplete(best, melds):
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
@@ -122,6 +121,17 @@ def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tup
                 shown[i] = min(faces)
             kongs.append(Tile.parse(min(faces)))
     return tuple(shown), tuple(kongs)
+
+
+def incomplete(codes: Sequence[str], runs: Sequence[Hashable] | None = None) -> bool:
+    """Whether the tiles show every face (backs only in concealed kongs laid apart) yet no complete
+    winning hand: a tile was missed, or one found twice, or misread."""
+    return _incomplete(tuple(codes), _meld_runs(runs or ()))
+
+
+def _incomplete(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
+    shown, kongs = _revealed(codes, melds)
+    return "back" not in shown and not _shows_complete(shown, kongs)
 
 
 def _shows_complete(shown: tuple[str, ...], kongs: tuple[Tile, ...]) -> bool:

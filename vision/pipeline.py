@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.classify import TileClassifier
-from vision.decode import decode, hand_text, tile_kind
+from vision.decode import decode, hand_text, incomplete, tile_kind
 from vision.io import Photo, Source, load
 from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share,
                             rectify, splits)
@@ -36,6 +36,8 @@ INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that
 # as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
 # sideways is cut as standing ones)
 SHIFTS = ((0.05, 0.0), (0.0, 0.05))  # shares of a doubtful crop's width cut off (left, right) to read it again
+RECOUNT = 1.0  # a run's split of another tile count is tried when at most this much less likely (log) than its best
+RECOUNTS = 6  # ... and at most this many such splits are tried, when the tiles as read show no complete hand
 NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only when `none` is this sure (a tile of a
 # set the classifier knows badly, such as a flower set apart, is kept, marked doubtful, for the user to check)
 
@@ -161,25 +163,85 @@ def infer(candidates: Candidates) -> np.ndarray:
     return classifier().probabilities(list(candidates.crops), SHIFTS)[list(candidates.slots)]
 
 
+Scored = tuple[float, Split, np.ndarray, np.ndarray]  # a split's score, the split, its rows, its first crop
+
+
+@dataclass(frozen=True)
+class RunReading:
+    """One run's splits, best first, and its end caps (split, rows, crop; None where not checked)."""
+
+    splits: tuple[Scored, ...]
+    caps: tuple[tuple[Split, np.ndarray, np.ndarray] | None, tuple[Split, np.ndarray, np.ndarray] | None]
+    checks: tuple[CapCheck, CapCheck]
+
+
 def postprocess(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> tuple[RecognizedTile, ...]:
-    """Choose each run's split, keep the face-down tiles at its ends, drop non-tiles, decode the hand."""
-    chosen: list[tuple[Split, np.ndarray]] = []
-    start = 0
-    for hypotheses, (first, last) in zip(candidates.splits, candidates.caps):
+    """Choose each run's split, keep the face-down tiles at its ends, drop non-tiles, decode the hand. Where
+    the tiles then show no complete hand, the first of these that does is taken instead: the same splits
+    keeping the end crops `none` is not NONE_ALONE sure of, then one run's likeliest split of another tile
+    count (`_recounts`)."""
+    return _read(_run_readings(candidates, probabilities, classes), classes, candidates.scale / candidates.photo.zoom)
+
+
+def _read(runs: list[RunReading], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:
+    """The tiles of the runs' best splits, or the first of the readings `postprocess` names that shows
+    a complete hand where they do not."""
+    best = (0,) * len(runs)
+    first = None
+    for picks, keep_ends in ((best, False), (best, True), *((picks, False) for picks in _recounts(runs))):
+        tiles = _tiles(_chosen(runs, picks, classes), classes, scale, keep_ends)
+        if not _incomplete(tiles):
+            return tiles
+        first = tiles if first is None else first
+    return first
+
+
+def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> list[RunReading]:
+    """Each run's splits scored (`_split_score`), best first, and its end caps."""
+    runs, start = [], 0
+    for hypotheses, checks in zip(candidates.splits, candidates.caps):
         scored = []
         for split in hypotheses:
-            scored.append((split, probabilities[start:start + split.count], candidates.crops[candidates.slots[start]]))
+            rows = probabilities[start:start + split.count]
+            scored.append((_split_score(split, rows, classes), split, rows, candidates.crops[candidates.slots[start]]))
             start += split.count
-        trailing = scored.pop() if last is not CapCheck.SKIP else None
-        leading = scored.pop() if first is not CapCheck.SKIP else None
-        split, rows, _ = max(scored, key=lambda item: _split_score(item[0], item[1], classes))
-        before, after = _ends((leading, trailing), (first, last), rows, classes)
+        trailing = scored.pop()[1:] if checks[1] is not CapCheck.SKIP else None
+        leading = scored.pop()[1:] if checks[0] is not CapCheck.SKIP else None
+        ranked = tuple(sorted(scored, key=lambda item: -item[0]))
+        runs.append(RunReading(ranked, (leading, trailing), checks))
+    return runs
+
+
+def _chosen(runs: list[RunReading], picks: tuple[int, ...], classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray]]:
+    """The picked split of each run (an index into its splits), with the face-down tiles at its ends."""
+    chosen: list[tuple[Split, np.ndarray]] = []
+    for run, pick in zip(runs, picks):
+        _, split, rows, _ = run.splits[pick]
+        before, after = _ends(run.caps, run.checks, rows, classes)
         if before and not (chosen and _overlaps(chosen[-1][0], before[0])):
             chosen.append(before)
         chosen.append((split, rows))
         if after:
             chosen.append(after)
-    return _tiles(chosen, classes, candidates.scale / candidates.photo.zoom)
+    return chosen
+
+
+def _recounts(runs: list[RunReading]) -> list[tuple[int, ...]]:
+    """Picks that change one run to its likeliest split of another tile count, at most RECOUNT less
+    likely than its best, least loss first, at most RECOUNTS of them."""
+    tried = []
+    for r, run in enumerate(runs):
+        best = run.splits[0]
+        seen = {best[1].count}
+        for k, (score, split, _, _) in enumerate(run.splits):
+            if split.count not in seen and best[0] - score <= RECOUNT:
+                seen.add(split.count)
+                tried.append((best[0] - score, tuple(k if i == r else 0 for i in range(len(runs)))))
+    return [picks for _, picks in sorted(tried)[:RECOUNTS]]
+
+
+def _incomplete(tiles: tuple[RecognizedTile, ...]) -> bool:
+    return incomplete([tile.tile for tile in tiles], [(tile.row, tile.group) for tile in tiles])
 
 
 def _overlaps(earlier: Split, cap: Split) -> bool:
@@ -255,12 +317,13 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
     return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam + prior - straddling
 
 
-def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float) -> tuple[RecognizedTile, ...]:
-    """The kept tiles with their boxes (reduced-image corners / ``scale``), decoded."""
+def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float,
+           keep_ends: bool = False) -> tuple[RecognizedTile, ...]:
+    """The kept tiles (`_no_tile`) with their boxes (reduced-image corners / ``scale``), decoded."""
     placed, alternatives, runs = [], [], []
     for split, rows in chosen:
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
-            if _no_tile(split, index, row, classes):
+            if _no_tile(split, index, row, classes, keep_ends):
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
@@ -275,11 +338,11 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     )
 
 
-def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...]) -> bool:
+def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...], keep_ends: bool) -> bool:
     """Whether a crop is dropped: `none` is its best class, and NONE_ALONE sure of it unless it ends
-    a longer run (it may be that run's end cut too wide)."""
+    a longer run (it may be that run's end cut too wide) and ends are not kept."""
     best = classes[int(np.argmax(row))]
-    at_end = split.count > 1 and index in (0, split.count - 1)
+    at_end = not keep_ends and split.count > 1 and index in (0, split.count - 1)
     return best == "none" and (at_end or row[classes.index("none")] >= NONE_ALONE)
 
 
