@@ -322,6 +322,23 @@ def test_a_run_laid_apart_is_read_as_a_set():
     assert both.codes[-4:] == ("2s", "2s", "2s", "4f") and both.valid and both.changed[-1]
 
 
+def test_a_lone_bonus_reading_in_a_run_laid_apart_as_a_set_is_a_playing_tile():
+    # an exposed kong of 5s, its claimed tile lying sideways read as a flower: the rest, a pung laid
+    # apart, completes the hand, yet no set holds a bonus tile
+    concealed = [_options((code, 0.99)) for code in _codes("123m456p777z11s")]
+    kong = [_options(("5s", 0.99))] * 3 + [_options(("4f", 0.4), ("1m", 0.1), ("5s", 0.05))]
+    runs = [0] * len(concealed) + [1] * 4
+    reading = decode([*concealed, *kong], runs)
+    assert reading.codes[-4:] == ("5s",) * 4 and reading.changed[-1] and reading.doubtful[-1]
+    # but not where that asks the others to change too (here all three, to 9p): they are read surely
+    unsure = [_options(("5s", 0.9), ("9p", 0.01))] * 3 + [_options(("4f", 0.4), ("9p", 0.1))]
+    assert decode([*concealed, *unsure], runs).codes[-4:] == ("5s", "5s", "5s", "4f")
+    # flowers laid apart together stay flowers, though their run holds three or four tiles
+    flowers = [_options(("1f", 0.99)), _options(("2f", 0.9)), _options(("4f", 0.4), ("5s", 0.1))]
+    together = decode([*concealed, *kong[:3], *flowers], runs[:-1] + [2, 2, 2])
+    assert together.codes[-3:] == ("1f", "2f", "4f")
+
+
 def test_suggested_hand_brackets_the_declared_sets_laid_apart():
     concealed = _codes("123m567s11z789p")
     runs = [0] * len(concealed) + [1, 1, 1]

@@ -9,7 +9,11 @@ the shape), except where the tiles as read are not a complete hand and one
 reading makes them one that is at most CROSS_RATIO times less probable than the
 best valid reading of the same kinds (a bird 1s read as a flower; three of them
 read as one flower, which no hand holds thrice; a flower of an unfamiliar set
-read as a playing tile, leaving 15 playing tiles and no kong).
+read as a playing tile, leaving 15 playing tiles and no kong). And no set holds
+a bonus tile: a lone bonus tile read among the playing tiles of a run laid apart
+as a set (a claimed tile lying sideways read as a flower) becomes the playing tile
+that makes every such run a set, where the other tiles that changes are together
+at most CROSS_RATIO times less probable.
 Given the runs the tiles were found in, a reading where every run laid apart as
 a set of three or four (an exposed meld) is a chow, pung or kong is preferred
 (the complete readings above among them); when there is none, the plain rules
@@ -66,6 +70,11 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     if melds:
         found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
     found = found or _search(best, options, open_tiles, is_valid)
+    stray = _stray_bonus(best, melds)
+    if stray:
+        found = _search(best, [(i in stray and _of_kind(alternatives[i], "playing")) or option
+                               for i, option in zip(open_tiles, options)], open_tiles,
+                        lambda codes: is_valid(codes) and _are_sets(codes, melds), log(CROSS_RATIO)) or found
     if _incomplete(best, melds):
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
@@ -90,6 +99,22 @@ def tile_kind(code: str) -> str:
 
 def _same_kind(options: Alternatives) -> Alternatives:
     return tuple(option for option in options if tile_kind(option[0]) == tile_kind(options[0][0]))
+
+
+def _of_kind(options: Alternatives, kind: str) -> Alternatives:
+    return tuple(option for option in options if tile_kind(option[0]) == kind)
+
+
+def _stray_bonus(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> frozenset[int]:
+    """Positions of a lone bonus tile among the playing tiles (or backs) of a run laid apart as a set:
+    no set holds a bonus tile, so it is likely a playing tile misread (a claimed tile lying sideways).
+    Flowers laid apart together are a run of bonus tiles."""
+    stray = set()
+    for meld in melds:
+        bonus = [i for i in meld if tile_kind(codes[i]) == "bonus"]
+        if len(bonus) == 1 and all(tile_kind(codes[i]) in ("playing", "back") for i in meld if i not in bonus):
+            stray.update(bonus)
+    return frozenset(stray)
 
 
 def _meld_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
