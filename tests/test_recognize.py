@@ -330,7 +330,7 @@ def test_a_lone_bonus_reading_in_a_run_laid_apart_as_a_set_is_a_playing_tile():
     runs = [0] * len(concealed) + [1] * 4
     reading = decode([*concealed, *kong], runs)
     assert reading.codes[-4:] == ("5s",) * 4 and reading.changed[-1] and reading.doubtful[-1]
-    # but not where that asks the others to change too (here all three, to 9p): they are read surely
+    # but not where that asks the others to change too (here all three, to 9p), each far likelier as read
     unsure = [_options(("5s", 0.9), ("9p", 0.01))] * 3 + [_options(("4f", 0.4), ("9p", 0.1))]
     assert decode([*concealed, *unsure], runs).codes[-4:] == ("5s", "5s", "5s", "4f")
     # flowers laid apart together stay flowers, though their run holds three or four tiles
