@@ -259,6 +259,8 @@ def test_a_tile_alone_or_inside_a_run_is_dropped_only_when_surely_no_tile():
     three = Split(Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0), (0.0, 1 / 3, 2 / 3, 1.0), 0.0)
     read = _tiles([(three, _rows(classes, {"5p": 0.9}, {"5p": 0.9}, {"none": 0.6, "5p": 0.3}))], classes, 1.0)
     assert [t.tile for t in read] == ["5p", "5p"]  # in a longer run it may be an end cut too wide
+    barely = _tiles([(three, _rows(classes, {"5p": 0.9}, {"5p": 0.9}, {"none": 0.3, "2f": 0.25}))], classes, 1.0)
+    assert [(t.tile, t.doubtful) for t in barely] == [("5p", False), ("5p", False), ("2f", True)]  # or a tile
     # inside the run the seams placed it: a tile of unfamiliar art is kept for the user to check
     middle = _tiles([(three, _rows(classes, {"5p": 0.9}, {"none": 0.3, "1s": 0.2}, {"5p": 0.9}))], classes, 1.0)
     assert [(t.tile, t.doubtful) for t in middle] == [("5p", False), ("1s", True), ("5p", False)]

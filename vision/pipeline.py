@@ -40,6 +40,8 @@ RECOUNT = 1.0  # a run's split of another tile count is tried when at most this 
 RECOUNTS = 6  # ... and at most this many such splits are tried, when the tiles as read show no complete hand
 NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only when `none` is this sure (a tile of a
 # set the classifier knows badly, such as a flower set apart, is kept, marked doubtful, for the user to check)
+NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (a tile of a set the classifier knows
+# badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
 
 
 @dataclass(frozen=True)
@@ -339,11 +341,12 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
 
 
 def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...], keep_ends: bool) -> bool:
-    """Whether a crop is dropped: `none` is its best class, and NONE_ALONE sure of it unless it ends
-    a longer run (it may be that run's end cut too wide) and ends are not kept."""
-    best = classes[int(np.argmax(row))]
+    """Whether a crop is dropped: `none` is its best class, and NONE_ALONE sure of it, or NONE_END
+    sure where it ends a longer run (it may be that run's end cut too wide) and ends are not kept."""
+    if classes[int(np.argmax(row))] != "none":
+        return False
     at_end = not keep_ends and split.count > 1 and index in (0, split.count - 1)
-    return best == "none" and (at_end or row[classes.index("none")] >= NONE_ALONE)
+    return bool(row[classes.index("none")] >= (NONE_END if at_end else NONE_ALONE))
 
 
 def recognize(image: Source) -> Recognition:
