@@ -56,9 +56,9 @@ DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
                   "haku": "5z", "hatsu": "6z", "chun": "7z"}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Errors:
-    """Alignment errors of one reading (or a sum of them), ordered by their total first."""
+    """Alignment errors of one reading (or a sum of them)."""
 
     total: int = 0
     wrong: int = 0
@@ -76,9 +76,16 @@ class Errors:
 MISSED = Errors(1, missed=1)
 
 
+def _fewest_missed(errors: Errors) -> tuple[int, ...]:
+    return errors.total, errors.missed, errors.extra, errors.unflagged
+
+
 def align(truth: Sequence[str], predicted: Sequence[str], flagged: Sequence[bool] = ()) -> Errors:
     """Edit-distance alignment: a wrong, missed or extra tile costs 1; a `?` label costs nothing.
-    A wrong or extra tile not ``flagged`` (per predicted tile; none when empty) also counts as unflagged."""
+    A wrong or extra tile not ``flagged`` (per predicted tile; none when empty) also counts as unflagged.
+    Of alignments that cost alike, the one with the fewest missed, then extra, tiles counts (two tiles
+    found and each misread as the other's neighbour, 5f 7f read 7f 4f, are two wrong tiles, not one
+    missed and one extra)."""
     none = Errors()
     flags = list(flagged) or [False] * len(predicted)
     wrong = [Errors(1, wrong=1, unflagged=int(not flag)) for flag in flags]
@@ -90,9 +97,9 @@ def align(truth: Sequence[str], predicted: Sequence[str], flagged: Sequence[bool
         free = label == UNKNOWN
         current = [previous[0] + (none if free else MISSED)]
         for j, code in enumerate(predicted, 1):
-            current.append(min(previous[j - 1] + (none if free or label == code else wrong[j - 1]),
-                               previous[j] + (none if free else MISSED),
-                               current[j - 1] + extra[j - 1]))
+            current.append(min((previous[j - 1] + (none if free or label == code else wrong[j - 1]),
+                                previous[j] + (none if free else MISSED),
+                                current[j - 1] + extra[j - 1]), key=_fewest_missed))
         previous = current
     return previous[-1]
 

@@ -92,6 +92,7 @@ def test_alignment_counts_missed_extra_and_wrong_tiles():
     assert align(truth, ("1m", "2m", "4m", "5p")) == Errors(1, wrong=1, unflagged=1)
     assert align(truth, ()) == Errors(4, missed=4)
     assert align(truth, ("9s", "1m", "2m", "3m")) == Errors(2, missed=1, extra=1, unflagged=1)
+    assert align(("5f", "7f"), ("7f", "4f")) == Errors(2, wrong=2, unflagged=2)  # both found, both misread
     assert align(("1m", "?", "3m"), ("1m", "9s", "3m")).total == 0  # unknown labels are free
     assert align(("1m", "?", "3m"), ("1m", "3m")).total == 0
     assert str(Errors(3, 1, 1, 1) + Errors(1, 0, 0, 1)) == "1/1/2"
