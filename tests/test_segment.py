@@ -182,6 +182,16 @@ def test_a_blob_found_with_the_light_evened_is_taken_where_it_continues_a_row():
     assert _with_shaded(found, shaded)[50, 250] == 255
     assert _with_shaded(found, glare)[50, 250] == 0
     assert np.array_equal(_with_shaded(found, fringe), found)
+    one = np.zeros_like(found)
+    one[30:70, 50:80] = 255  # one tile in the light, narrower than it is high
+    row = one.copy()
+    row[30:70, 80:200] = 255  # ... its row going on into the shadow: as thick as that tile is high
+    assert _with_shaded(one, row)[50, 150] == 255
+    apart = np.zeros_like(found)
+    apart[20:35, 50:150], apart[60:75, 180:280] = 255, 255  # two rows lit, one above the other's line
+    between = apart.copy()
+    between[20:75, 50:280] = 255  # ... and the glare between them: thicker than either
+    assert _with_shaded(apart, between)[45, 160] == 0
 
 
 def test_rectify_makes_an_upright_face():

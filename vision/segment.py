@@ -256,16 +256,16 @@ def _with_shaded(found: np.ndarray, lit: np.ndarray) -> np.ndarray:
 
 
 def _continues(contour: np.ndarray, held: list[np.ndarray], added: int) -> bool:
-    """Whether a blob continues the blobs it holds along their row: at most THICKER times as thick
-    as the thickest, adding `added` pixels, SHADED_SHARE of their area at least."""
+    """Whether a blob continues the blobs it holds along their rows: across it (along the short side
+    of its least-area rectangle) at most THICKER times as thick as the farthest reaching of them,
+    adding `added` pixels, SHADED_SHARE of their area at least. A row's shaded end beside one lit
+    tile (narrower than the row is high), not the table beside a row."""
+    corners = cv2.boxPoints(cv2.minAreaRect(contour))
+    across = min((corners[1] - corners[0], corners[2] - corners[1]), key=np.linalg.norm)
+    thickness = float(np.linalg.norm(across))
+    reach = max(np.ptp(c.reshape(-1, 2) @ (across / max(thickness, 1e-6))) for c in held)
     area = sum(cv2.contourArea(c) for c in held)
-    return _thickness(contour) <= THICKER * max(map(_thickness, held)) and added >= SHADED_SHARE * area
-
-
-def _thickness(contour: np.ndarray) -> float:
-    """The short side of a contour's least-area rectangle (pixels)."""
-    _, sides, _ = cv2.minAreaRect(contour)
-    return min(sides)
+    return thickness <= THICKER * reach and added >= SHADED_SHARE * area
 
 
 def _ring(array: np.ndarray, of: Callable[[np.ndarray], np.ndarray] = lambda strip: strip) -> np.ndarray:
