@@ -63,6 +63,29 @@ def test_a_concealed_kong_shown_with_two_backs_is_read_as_one(recognize):
     assert result.hand == "123m 456p 789s 55z (2222s)"
 
 
+def test_a_back_between_two_runs_belongs_to_the_two_faces_of_a_concealed_kong():
+    from vision.pipeline import CapCheck, RunReading, _chosen, classifier
+    from vision.segment import Run, Split, end_caps
+
+    classes = classifier().classes
+    sets, kong = Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0), Run(((125, 0), (185, 0), (185, 40), (125, 40)), 0, 1)
+    back = _rows(classes, {"back": 0.9})
+    runs = [RunReading(((0.0, Split(sets, (0, 1 / 3, 2 / 3, 1), 0.0), _rows(classes, *[{"1m": 0.9}] * 3), None),),
+                       (None, (end_caps(sets)[1], back, None)), (CapCheck.SKIP, CapCheck.BACK)),
+            RunReading(((0.0, Split(kong, (0, 0.5, 1), 0.0), _rows(classes, *[{"2s": 0.9}] * 2), None),),
+                       ((end_caps(kong)[0], back, None), (end_caps(kong)[1], back, None)), (CapCheck.BACK,) * 2)]
+    chosen = _chosen(runs, (0, 0), classes)  # the places beside both runs are one: one back, the kong's
+    assert [(split.count, split.run.group) for split, _ in chosen] == [(3, 0), (1, 1), (2, 1), (1, 1)]
+
+
+def test_a_back_where_no_concealed_kong_shows_is_doubtful():
+    hand = [_options((code, 0.99)) for code in _codes("123m456p789s55z")]
+    kong = [_options(("back", 0.9)), _options(("2s", 0.99)), _options(("2s", 0.99)), _options(("back", 0.9))]
+    assert not any(decode([*hand, *kong]).doubtful)
+    stray = decode([*hand, *kong[1:3], _options(("2s", 0.99)), _options(("back", 0.9))])
+    assert stray.doubtful == (False,) * 14 + (True,)  # surely read, but no hand shows a back so
+
+
 def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     from vision.pipeline import _back, classifier
     from vision.segment import Run, end_caps

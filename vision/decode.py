@@ -42,6 +42,8 @@ CROSS_RATIO = 20.0  # a reading that changes a tile's kind must complete the han
 # probable than the best valid reading that changes none
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
 NOT_FACES = frozenset({"back", "none"})
+KONG_BACKS = frozenset({(True, False, False, True), (False, True, True, False), (True,) * 4})  # a concealed kong's
+# face-down tiles, as hands show one
 
 Alternatives = tuple[tuple[str, float], ...]
 
@@ -83,12 +85,24 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     chosen = found[1] if found else None
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
+    odd = _odd_backs(codes)
     return Reading(
         codes,
         tuple(a != b for a, b in zip(codes, best)),
-        tuple(p < DOUBT for p in probability),
+        tuple(p < DOUBT or i in odd for i, p in enumerate(probability)),
         chosen is not None,
     )
+
+
+def _odd_backs(codes: tuple[str, ...]) -> frozenset[int]:
+    """Positions of the backs in no four tiles in a row that show a concealed kong as hands do (back X
+    X back, X back back X, four backs): a face-down tile anywhere else is doubtful, however surely read."""
+    shown = set()
+    for start in range(len(codes) - 3):
+        window = codes[start:start + 4]
+        if tuple(code == "back" for code in window) in KONG_BACKS and len(set(window) - {"back"}) <= 1:
+            shown.update(range(start, start + 4))
+    return frozenset(i for i, code in enumerate(codes) if code == "back" and i not in shown)
 
 
 def tile_kind(code: str) -> str:

@@ -215,12 +215,15 @@ def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tu
 
 
 def _chosen(runs: list[RunReading], picks: tuple[int, ...], classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray]]:
-    """The picked split of each run (an index into its splits), with the face-down tiles at its ends."""
+    """The picked split of each run (an index into its splits), with the face-down tiles at its ends; a
+    back between two runs belongs to the later one when that shows two faces (a concealed kong's middle)."""
     chosen: list[tuple[Split, np.ndarray]] = []
     for run, pick in zip(runs, picks):
         _, split, rows, _ = run.splits[pick]
         before, after = _ends(run.caps, run.checks, rows, classes)
-        if before and not (chosen and _overlaps(chosen[-1][0], before[0])):
+        if before and chosen and _overlaps(chosen[-1][0], before[0]):
+            chosen[-1] = before if split.count == 2 else chosen[-1]
+        elif before:
             chosen.append(before)
         chosen.append((split, rows))
         if after:
