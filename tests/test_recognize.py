@@ -86,6 +86,12 @@ def test_a_back_where_no_concealed_kong_shows_is_doubtful():
     assert stray.doubtful == (False,) * 14 + (True,)  # surely read, but no hand shows a back so
 
 
+def test_a_bonus_tile_is_doubtful_unless_read_very_surely():
+    hand = [_options((code, 0.99)) for code in _codes("123m456p789s55z222s")]
+    reading = decode([*hand, _options(("3f", 0.85)), _options(("4f", 0.95)), _options(("1m", 0.85))])
+    assert reading.doubtful[-3:] == (True, False, False)
+
+
 def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     from vision.pipeline import _back, classifier
     from vision.segment import Run, end_caps

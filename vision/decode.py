@@ -36,6 +36,8 @@ from scoring.tiles import Tile, format_tiles
 
 SURE = 0.95  # tiles read at least this confidently are never changed
 DOUBT = 0.6  # a final reading less probable than this is marked doubtful
+BONUS_DOUBT = 0.9  # ... and a bonus tile's less probable than this (their pictures differ from set to set: a
+# flower of an unfamiliar set is often named wrong, yet not very doubtfully)
 OPEN_TILES = 8  # at most this many of the least confident tiles are reconsidered
 MAX_CHECKS = 400  # readings tested for validity before giving up
 CROSS_RATIO = 20.0  # a reading that changes a tile's kind must complete the hand and be at most this much less
@@ -89,7 +91,8 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     return Reading(
         codes,
         tuple(a != b for a, b in zip(codes, best)),
-        tuple(p < DOUBT or i in odd for i, p in enumerate(probability)),
+        tuple(p < (BONUS_DOUBT if tile_kind(code) == "bonus" else DOUBT) or i in odd
+              for i, (code, p) in enumerate(zip(codes, probability))),
         chosen is not None,
     )
 
