@@ -70,9 +70,9 @@ def test_a_back_between_two_runs_belongs_to_the_two_faces_of_a_concealed_kong():
     classes = classifier().classes
     sets, kong = Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0), Run(((125, 0), (185, 0), (185, 40), (125, 40)), 0, 1)
     back = _rows(classes, {"back": 0.9})
-    runs = [RunReading(((0.0, Split(sets, (0, 1 / 3, 2 / 3, 1), 0.0), _rows(classes, *[{"1m": 0.9}] * 3), None),),
+    runs = [RunReading(((0.0, Split(sets, (0, 1 / 3, 2 / 3, 1), 0.0), _rows(classes, *[{"1m": 0.9}] * 3)),),
                        (None, (end_caps(sets)[1], back, None)), (CapCheck.SKIP, CapCheck.BACK)),
-            RunReading(((0.0, Split(kong, (0, 0.5, 1), 0.0), _rows(classes, *[{"2s": 0.9}] * 2), None),),
+            RunReading(((0.0, Split(kong, (0, 0.5, 1), 0.0), _rows(classes, *[{"2s": 0.9}] * 2)),),
                        ((end_caps(kong)[0], back, None), (end_caps(kong)[1], back, None)), (CapCheck.BACK,) * 2)]
     chosen = _chosen(runs, (0, 0), classes)  # the places beside both runs are one: one back, the kong's
     assert [(split.count, split.run.group) for split, _ in chosen] == [(3, 0), (1, 1), (2, 1), (1, 1)]
@@ -305,7 +305,7 @@ def test_a_reading_that_is_no_hand_keeps_its_end_crops_or_takes_another_tile_cou
     run = Run(((0, 0), (140, 0), (140, 10), (0, 10)), 0, 0)
 
     def scored(score: float, *readings: dict[str, float]) -> tuple:
-        return score, Split(run, tuple(np.linspace(0, 1, len(readings) + 1)), 0.0), _rows(classes, *readings), None
+        return score, Split(run, tuple(np.linspace(0, 1, len(readings) + 1)), 0.0), _rows(classes, *readings)
 
     def read(*splits: tuple) -> list[str]:
         skip = (CapCheck.SKIP, CapCheck.SKIP)

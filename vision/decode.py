@@ -114,12 +114,12 @@ def tile_kind(code: str) -> str:
     return code if code in NOT_FACES else "bonus" if code.endswith("f") else "playing"
 
 
-def _same_kind(options: Alternatives) -> Alternatives:
-    return tuple(option for option in options if tile_kind(option[0]) == tile_kind(options[0][0]))
-
-
 def _of_kind(options: Alternatives, kind: str) -> Alternatives:
     return tuple(option for option in options if tile_kind(option[0]) == kind)
+
+
+def _same_kind(options: Alternatives) -> Alternatives:
+    return _of_kind(options, tile_kind(options[0][0]))
 
 
 def _stray_bonus(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> frozenset[int]:

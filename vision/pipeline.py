@@ -165,7 +165,7 @@ def infer(candidates: Candidates) -> np.ndarray:
     return classifier().probabilities(list(candidates.crops), SHIFTS)[list(candidates.slots)]
 
 
-Scored = tuple[float, Split, np.ndarray, np.ndarray]  # a split's score, the split, its rows, its first crop
+Scored = tuple[float, Split, np.ndarray]  # a split's score, the split, its rows
 
 
 @dataclass(frozen=True)
@@ -202,15 +202,14 @@ def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tu
     """Each run's splits scored (`_split_score`), best first, and its end caps."""
     runs, start = [], 0
     for hypotheses, checks in zip(candidates.splits, candidates.caps):
-        scored = []
+        read = []
         for split in hypotheses:
-            rows = probabilities[start:start + split.count]
-            scored.append((_split_score(split, rows, classes), split, rows, candidates.crops[candidates.slots[start]]))
+            read.append((split, probabilities[start:start + split.count], candidates.crops[candidates.slots[start]]))
             start += split.count
-        trailing = scored.pop()[1:] if checks[1] is not CapCheck.SKIP else None
-        leading = scored.pop()[1:] if checks[0] is not CapCheck.SKIP else None
-        ranked = tuple(sorted(scored, key=lambda item: -item[0]))
-        runs.append(RunReading(ranked, (leading, trailing), checks))
+        trailing = read.pop() if checks[1] is not CapCheck.SKIP else None
+        leading = read.pop() if checks[0] is not CapCheck.SKIP else None
+        scored = ((_split_score(split, rows, classes), split, rows) for split, rows, _ in read)
+        runs.append(RunReading(tuple(sorted(scored, key=lambda item: -item[0])), (leading, trailing), checks))
     return runs
 
 
@@ -219,7 +218,7 @@ def _chosen(runs: list[RunReading], picks: tuple[int, ...], classes: tuple[str, 
     back between two runs belongs to the later one when that shows two faces (a concealed kong's middle)."""
     chosen: list[tuple[Split, np.ndarray]] = []
     for run, pick in zip(runs, picks):
-        _, split, rows, _ = run.splits[pick]
+        _, split, rows = run.splits[pick]
         before, after = _ends(run.caps, run.checks, rows, classes)
         if before and chosen and _overlaps(chosen[-1][0], before[0]):
             chosen[-1] = before if split.count == 2 else chosen[-1]
@@ -238,7 +237,7 @@ def _recounts(runs: list[RunReading]) -> list[tuple[int, ...]]:
     for r, run in enumerate(runs):
         best = run.splits[0]
         seen = {best[1].count}
-        for k, (score, split, _, _) in enumerate(run.splits):
+        for k, (score, split, _) in enumerate(run.splits):
             if split.count not in seen and best[0] - score <= RECOUNT:
                 seen.add(split.count)
                 tried.append((best[0] - score, tuple(k if i == r else 0 for i in range(len(runs)))))
