@@ -192,6 +192,15 @@ def test_a_blob_found_with_the_light_evened_is_taken_where_it_continues_a_row():
     between = apart.copy()
     between[20:75, 50:280] = 255  # ... and the glare between them: thicker than either
     assert _with_shaded(apart, between)[45, 160] == 0
+    grid = np.zeros((200, 400), np.uint8)
+    grid[0:200, 0:120] = 255  # the lit part of a grid of faces filling the photo
+    darker = grid.copy()
+    darker[0:200, 120:190] = 255  # ... its shaded part: the blob is wider than the lit part reaches across it
+    inked = darker.copy()
+    for y in range(10, 190, 40):
+        inked[y:y + 20, 135:175] = 0  # ... and what it adds has ink, as faces do
+    assert _with_shaded(grid, darker)[100, 125] == 0
+    assert _with_shaded(grid, inked)[100, 125] == 255
 
 
 def test_rectify_makes_an_upright_face():

@@ -61,6 +61,7 @@ SHADE_FLOOR = 0.35  # ... the long side (ink, seams filled), counted where it is
 FACE_SATURATION = (90, 1.3, 8.0)  # face-coloured: saturation at most 1.3 times the first mask's 90th percentile, + 8
 THICKER = 1.15  # a blob of the evened mask is kept unless it is this much thicker than the thickest one within it,
 SHADED_SHARE = 0.02  # ... and where it adds this share of their area at least (a part of a face in shadow)
+INKED = 0.05  # ... or, thicker, where this share of what it adds encloses at least is ink (faces in a shadow, not table)
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
@@ -250,22 +251,31 @@ def _with_shaded(found: np.ndarray, lit: np.ndarray) -> np.ndarray:
         blob = cv2.drawContours(np.zeros_like(found), [contour], -1, 255, cv2.FILLED)
         held, _ = cv2.findContours(found & blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         held = [c for c in held if cv2.contourArea(c) >= least]
-        if not held or _continues(contour, held, np.count_nonzero(_opened(lit & blob & ~found))):
+        if not held or _continues(contour, held, _opened(lit & blob & ~found)):
             mask |= lit & blob
     return mask
 
 
-def _continues(contour: np.ndarray, held: list[np.ndarray], added: int) -> bool:
-    """Whether a blob continues the blobs it holds along their rows: across it (along the short side
-    of its least-area rectangle) at most THICKER times as thick as the farthest reaching of them,
-    adding `added` pixels, SHADED_SHARE of their area at least. A row's shaded end beside one lit
-    tile (narrower than the row is high), not the table beside a row."""
+def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray) -> bool:
+    """Whether a blob continues the blobs it holds: adding the pixels `added`, SHADED_SHARE of their
+    area at least, and either along their rows (across it, along the short side of its least-area
+    rectangle, at most THICKER times as thick as the farthest reaching of them: a row's shaded end
+    beside one lit tile, narrower than the row is high) or with ink in what it adds (`_ink_share`
+    INKED at least: the shaded part of a grid of faces, not the table beside a row)."""
+    area = sum(cv2.contourArea(c) for c in held)
+    if np.count_nonzero(added) < SHADED_SHARE * area:
+        return False
     corners = cv2.boxPoints(cv2.minAreaRect(contour))
     across = min((corners[1] - corners[0], corners[2] - corners[1]), key=np.linalg.norm)
     thickness = float(np.linalg.norm(across))
     reach = max(np.ptp(c.reshape(-1, 2) @ (across / max(thickness, 1e-6))) for c in held)
-    area = sum(cv2.contourArea(c) for c in held)
-    return thickness <= THICKER * reach and added >= SHADED_SHARE * area
+    return thickness <= THICKER * reach or _ink_share(added) >= INKED
+
+
+def _ink_share(mask: np.ndarray) -> float:
+    """The share of what a mask's blobs enclose (holes filled) that is not in the mask: a face's ink."""
+    filled = _filled(mask)
+    return 1 - np.count_nonzero(mask) / max(1, np.count_nonzero(filled))
 
 
 def _ring(array: np.ndarray, of: Callable[[np.ndarray], np.ndarray] = lambda strip: strip) -> np.ndarray:
