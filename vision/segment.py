@@ -103,6 +103,7 @@ GRID_HEIGHT = 256  # blobs are straightened to this height to find the seams bet
 ROW_SLABS = 4  # the blob is cut into this many upright slabs, each looked at for row seams
 GRID_SPREAD = 0.25  # looking for the rows of a blob (and how its columns then fit), cuts are freer: a rough fit
 ROW_SEAM = 0.008  # a blob is cut into rows only where its row seams score at least this
+ROW_RIVAL = 0.8  # ways of cutting a blob into rows whose seams score this share of the best's are rivals
 ROWS_BY_COLUMNS = 3.0  # ... or where its columns fit cells of those rows this many times better than one row
 GRID_ROWS = 3  # clear row seams cutting a blob into this many rows at least stand where no column seams fit clearly
 FRAME_TOUCH = 2  # pixels: a blob or run this close to an edge of the photo is cut by the frame there
@@ -557,15 +558,33 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
     slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
     profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
-    best = max((_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)), key=lambda s: s.seam)
+    options = [_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)]
     tallest = height * run.length / (ASPECTS[0] * run.height)  # a row no taller than a tile as wide as the blob
     framed = _framed(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0], 1), GRID_SPREAD, tallest)
-    if framed and framed[0] >= ROW_SEAM and framed[0] > best.seam:
-        _, cuts, pitch = framed
-        return [_band(box, a / height, b / height) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]
-    if fewest == 1 and not _rows_clear(image, run, best, framed is not None):
+    whole = None  # the frame-cut blob's whole rows
+    if framed and framed[0] >= ROW_SEAM:
+        score, cuts, pitch = framed
+        rows = [(a, b) for a, b in zip(cuts, cuts[1:]) if b - a >= FRAME_KEEP * pitch]  # the end parts dropped
+        whole = Split(run, tuple(cut / height for cut in (rows[0][0],) + tuple(b for _, b in rows)), score)
+        options.append(whole)
+    best = _likeliest_rows(image, run, options)
+    if best is not whole and fewest == 1 and not _rows_clear(image, run, best, framed is not None):
         return [box]
     return [_band(box, a, b) for a, b in zip(best.cuts, best.cuts[1:])]
+
+
+def _likeliest_rows(image: np.ndarray, run: Run, options: list[Split]) -> Split:
+    """Of ways to cut a blob into rows, the one with the clearest row seams; of those whose seams
+    are ROW_RIVAL as clear at least, the one whose rows' column seams fit tiles of their height best
+    (averaged over its rows). A grid's middle row seam may be the clearest, and in uneven light
+    cutting it there alone can score as well as cutting every row; but rows of twice a tile's
+    height hold two tiles' column seams, which seldom line up."""
+    best = max(options, key=lambda split: split.seam)
+    rivals = [split for split in options if best.seam > 0 and split.seam >= ROW_RIVAL * best.seam]
+    if len(rivals) < 2:
+        return best
+    return max(rivals, key=lambda split: np.mean([_column_fit(image, Run(_band(run.corners, a, b), 0, 0), 1)
+                                                  for a, b in zip(split.cuts, split.cuts[1:])]))
 
 
 def _rows_clear(grey: np.ndarray, run: Run, rows: Split, framed: bool) -> bool:
