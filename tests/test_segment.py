@@ -230,6 +230,10 @@ def test_a_run_without_a_dark_lower_edge_is_all_face():
     strip[52:54] = 120  # the face's lower edge, then the wall
     strip[54:] = 190
     assert face_share(strip) == 52 / 64
+    falling = np.linspace(240, 120, 64)[:, None] * np.ones((1, 200))  # light falling off down the faces
+    assert face_share(falling.astype(np.uint8)) == 1.0
+    falling[56:58] *= 0.6  # ... to their lower edge
+    assert face_share(falling.astype(np.uint8)) == 56 / 64
 
 
 def test_cuts_follow_seams_that_drift_along_a_slanted_run():

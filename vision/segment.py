@@ -65,7 +65,8 @@ INKED = 0.05  # ... or, thicker, where this share of what it adds encloses at le
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
-WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading)
+WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading), or than the face in the
+WALL_LOOK = 0.15  # ... height above it where that is darker (a shadow or light falling off across the faces)
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 3  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
@@ -879,9 +880,11 @@ def face_share(grey_strip: np.ndarray) -> float:
     height = grey_strip.shape[0]
     rows = _upper(grey_strip.T, 75)  # ink leaves most of a row blank; the face's lower edge does not
     face = float(np.median(rows[round(0.2 * height):round(0.6 * height)]))
-    start = round(WALL_ROWS[0] * height)
-    dark = np.flatnonzero(rows[start:round(WALL_ROWS[1] * height)] < WALL_DARK * face)
-    return (start + int(dark[0])) / height if dark.size else 1.0
+    reach = max(1, round(WALL_LOOK * height))
+    for row in range(round(WALL_ROWS[0] * height), round(WALL_ROWS[1] * height)):
+        if rows[row] < WALL_DARK * min(face, float(rows[row - reach:row].max())):
+            return row / height
+    return 1.0
 
 
 def _split(run: Run, profile: np.ndarray, count: int, spread: float = CUT_SPREAD) -> Split:
