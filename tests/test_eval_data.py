@@ -157,6 +157,9 @@ def test_light_parts_cast_dim_shade_and_glare_a_photo():
     assert cast(grey, (1.1, 1.0, 0.5))[0, 0].tolist() == [220, 200, 100]
     shaded = shadow(grey, 0.5, 1 / 150)
     assert shaded[20, 10].tolist() == [200] * 3 and shaded[20, 190].tolist() == [100] * 3  # lit left, shaded right
+    below = shadow(grey, 0.5, 1 / 150, below=True)
+    assert below[2, 100].tolist() == [200] * 3 and below[38, 100].tolist() == [100] * 3  # lit top, shaded bottom
     assert falloff(grey, 0.5)[0, 0, 0] == 200 and falloff(grey, 0.5)[0, -1, 0] == 100
+    assert falloff(grey, 0.5, down=True)[0, 0, 0] == 200 and falloff(grey, 0.5, down=True)[-1, 0, 0] == 100
     assert glare(grey, 0.06, 0.9)[18, 80].min() == 255 and glare(grey, 0.06, 0.9)[0, 0].max() == 200
     assert all(light(grey).shape == grey.shape for light in LIGHTS.values())
