@@ -179,6 +179,7 @@ def test_a_grid_whose_middle_row_seam_is_clearest_is_cut_into_all_its_rows_in_li
 def test_a_blob_found_with_the_light_evened_is_taken_where_it_continues_a_row():
     from vision.segment import _with_shaded
 
+    table = np.full((100, 400), 120, np.uint8)  # saturation: a coloured table, ...
     found = np.zeros((100, 400), np.uint8)
     found[40:60, 50:200] = 255  # a row in the light
     shaded = found.copy()
@@ -187,28 +188,32 @@ def test_a_blob_found_with_the_light_evened_is_taken_where_it_continues_a_row():
     glare[20:80, 150:260] = 255  # ... taking in the table's glare: thicker
     fringe = found.copy()
     fringe[39, 50:200] = 255  # ... a thin fringe along its outline: the same blob
-    assert _with_shaded(found, shaded)[50, 250] == 255
-    assert _with_shaded(found, glare)[50, 250] == 0
-    assert np.array_equal(_with_shaded(found, fringe), found)
+    faces = np.where(shaded > 0, 20, table).astype(np.uint8)  # ... and faces far less saturated
+    assert _with_shaded(found, shaded, faces)[50, 250] == 255
+    assert _with_shaded(found, glare, faces)[50, 250] == 0
+    assert np.array_equal(_with_shaded(found, fringe, faces), found)
     one = np.zeros_like(found)
     one[30:70, 50:80] = 255  # one tile in the light, narrower than it is high
     row = one.copy()
     row[30:70, 80:200] = 255  # ... its row going on into the shadow: as thick as that tile is high
-    assert _with_shaded(one, row)[50, 150] == 255
+    assert _with_shaded(one, row, np.where(row > 0, 20, table).astype(np.uint8))[50, 150] == 255
     apart = np.zeros_like(found)
     apart[20:35, 50:150], apart[60:75, 180:280] = 255, 255  # two rows lit, one above the other's line
     between = apart.copy()
     between[20:75, 50:280] = 255  # ... and the glare between them: thicker than either
-    assert _with_shaded(apart, between)[45, 160] == 0
+    assert _with_shaded(apart, between, np.where(apart > 0, 20, table).astype(np.uint8))[45, 160] == 0
     grid = np.zeros((200, 400), np.uint8)
     grid[0:200, 0:120] = 255  # the lit part of a grid of faces filling the photo
     darker = grid.copy()
-    darker[0:200, 120:190] = 255  # ... its shaded part: the blob is wider than the lit part reaches across it
+    darker[0:200, 120:190] = 255  # ... a blob wider than the lit part reaches across it, adding table
     inked = darker.copy()
     for y in range(10, 190, 40):
-        inked[y:y + 20, 135:175] = 0  # ... and what it adds has ink, as faces do
-    assert _with_shaded(grid, darker)[100, 125] == 0
-    assert _with_shaded(grid, inked)[100, 125] == 255
+        inked[y:y + 20, 135:175] = 0  # ... or adding ink, as faces have
+    coloured = np.where(grid > 0, 20, 120).astype(np.uint8)
+    assert _with_shaded(grid, darker, coloured)[100, 125] == 0
+    assert _with_shaded(grid, inked, coloured)[100, 125] == 255
+    assert _with_shaded(grid, darker, np.where(darker > 0, 20, 120).astype(np.uint8))[100, 125] == 255  # ... or
+    # adding what is no more saturated than the faces: their shaded part
 
 
 def test_rectify_makes_an_upright_face():

@@ -62,6 +62,7 @@ FACE_SATURATION = (90, 1.3, 8.0)  # face-coloured: saturation at most 1.3 times 
 THICKER = 1.15  # a blob of the evened mask is kept unless it is this much thicker than the thickest one within it,
 SHADED_SHARE = 0.02  # ... and where it adds this share of their area at least (a part of a face in shadow)
 INKED = 0.05  # ... or, thicker, where this share of what it adds encloses at least is ink (faces in a shadow, not table)
+SHADE_ALIKE = 1.25  # ... or where what it adds is at most this much more saturated than they are (median)
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
@@ -191,7 +192,7 @@ def face_mask(image: np.ndarray) -> np.ndarray:
         mask = _unpatterned(whiteness, mask, speck) | unlike
         lit_mask = (_unpatterned(lit, lit_mask, speck) | unlike) if shaded else lit_mask
     found = _cleaned(mask)
-    return _with_shaded(found, _cleaned(lit_mask)) if shaded else found
+    return _with_shaded(found, _cleaned(lit_mask), saturation) if shaded else found
 
 
 def _otsu(whiteness: np.ndarray) -> np.ndarray:
@@ -242,10 +243,10 @@ def _percentile(channel: np.ndarray, share: float, mask: np.ndarray) -> float:
     return float(np.searchsorted(counts, share / 100 * counts[-1]))
 
 
-def _with_shaded(found: np.ndarray, lit: np.ndarray) -> np.ndarray:
+def _with_shaded(found: np.ndarray, lit: np.ndarray, saturation: np.ndarray) -> np.ndarray:
     """`found` and each blob of `lit` (the mask with the light evened out) that holds none of its
-    blobs, or that continues the ones it holds along their row (`_continues`; the pixels it adds
-    are counted without the thin fringe evening leaves along every outline)."""
+    blobs, or that continues the ones it holds (`_continues`; the pixels it adds are counted without
+    the thin fringe evening leaves along every outline)."""
     least = MIN_AREA * found.size
     mask = found.copy()
     contours, _ = cv2.findContours(lit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -253,17 +254,20 @@ def _with_shaded(found: np.ndarray, lit: np.ndarray) -> np.ndarray:
         blob = cv2.drawContours(np.zeros_like(found), [contour], -1, 255, cv2.FILLED)
         held, _ = cv2.findContours(found & blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         held = [c for c in held if cv2.contourArea(c) >= least]
-        if not held or _continues(contour, held, _opened(lit & blob & ~found)):
+        added = _opened(lit & blob & ~found)
+        if not held or _continues(contour, held, added, _percentile(saturation, 50, added)
+                                  <= SHADE_ALIKE * _percentile(saturation, 50, found & blob)):
             mask |= lit & blob
     return mask
 
 
-def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray) -> bool:
+def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray, alike: bool) -> bool:
     """Whether a blob continues the blobs it holds: adding the pixels `added`, SHADED_SHARE of their
     area at least, and either along their rows (across it, along the short side of its least-area
     rectangle, at most THICKER times as thick as the farthest reaching of them: a row's shaded end
-    beside one lit tile, narrower than the row is high) or with ink in what it adds (`_ink_share`
-    INKED at least: the shaded part of a grid of faces, not the table beside a row)."""
+    beside one lit tile, narrower than the row is high) or, thicker, where what it adds is `alike`
+    in colour (as saturated: a shadow darkens, it does not colour) or has ink (`_ink_share` INKED at
+    least): the shaded part of faces, not the table beside a row."""
     area = sum(cv2.contourArea(c) for c in held)
     if np.count_nonzero(added) < SHADED_SHARE * area:
         return False
@@ -271,7 +275,7 @@ def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray) -
     across = min((corners[1] - corners[0], corners[2] - corners[1]), key=np.linalg.norm)
     thickness = float(np.linalg.norm(across))
     reach = max(np.ptp(c.reshape(-1, 2) @ (across / max(thickness, 1e-6))) for c in held)
-    return thickness <= THICKER * reach or _ink_share(added) >= INKED
+    return thickness <= THICKER * reach or alike or _ink_share(added) >= INKED
 
 
 def _ink_share(mask: np.ndarray) -> float:
