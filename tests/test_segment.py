@@ -168,10 +168,11 @@ def test_a_grid_filling_the_frame_in_uneven_light_is_cut_into_its_rows(shared_da
     assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("name", ["1-6.jpg", "6-2.png"])
-def test_a_grid_whose_middle_row_seam_is_clearest_is_cut_into_all_its_rows_in_light_falling_off(shared_datasets, name):
+@pytest.mark.parametrize(("name", "axis"), [("1-6.jpg", 1), ("6-2.png", 1), ("1-6.jpg", 0)])
+def test_a_grid_whose_middle_row_seam_is_clearest_is_cut_into_all_its_rows_in_light_falling_off(shared_datasets, name, axis):
     pixels = load(shared_datasets / "real-photos" / "raw-images" / name).pixels  # 4 rows of tiles
-    light = np.linspace(1.0, 0.65, pixels.shape[1], dtype=np.float32)[None, :, None]  # from the left to the right
+    light = np.linspace(1.0, 0.65, pixels.shape[axis], dtype=np.float32)  # from the left to the right, or downwards
+    light = light[None, :, None] if axis else light[:, None, None]
     small, _ = load(np.clip(pixels * light, 0, 255).astype(np.uint8)).reduced()
     assert sorted({run.row for run in find_runs(small)}) == [0, 1, 2, 3]
 
