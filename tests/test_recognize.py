@@ -164,6 +164,17 @@ def test_real_single_rows_read_exactly(recognize, shared_datasets, name, tiles):
     assert list(result.codes) == _codes(tiles)
 
 
+def test_a_tile_in_two_overlapping_runs_is_read_once(recognize, shared_datasets):
+    """A row seen steeply and turned: its blob is cut at two slanted seams, and the boxes of the three
+    runs overlap over a tile each."""
+    from benchmarks.recognition import on_felt, viewed
+    from vision.io import load
+
+    pixels = load(shared_datasets / "real-photos" / "raw-images" / "2-4.jpg").pixels
+    photo = viewed(on_felt(pixels, np.random.default_rng(0)), 0.3, 30.0)
+    assert list(recognize(photo).codes) == _codes("123456789p")
+
+
 @pytest.mark.parametrize(("name", "tiles"), [("2-1.jpg", "123456789s"), ("2-4.jpg", "123456789p")])
 def test_a_row_half_in_a_shadow_reads_exactly(recognize, shared_datasets, name, tiles):
     """A shadow's edge across the row (a phone's, a hand's): the faces in it are half as bright as the

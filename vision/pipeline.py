@@ -42,6 +42,7 @@ NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only wh
 # set the classifier knows badly, such as a flower set apart, is kept, marked doubtful, for the user to check)
 NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (a tile of a set the classifier knows
 # badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
+TWIN_SHARE = 0.5  # two tiles' boxes sharing this much of the smaller one are one tile cut out twice
 
 
 @dataclass(frozen=True)
@@ -330,8 +331,14 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
             if _no_tile(split, index, row, classes, keep_ends):
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
+            options = tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K])
+            twin = _twin(quad, [tile[0] for tile in placed])
+            if twin is not None and alternatives[twin][0][1] >= options[0][1]:
+                continue
+            if twin is not None:  # the surer of two crops of one tile (two runs of one row whose boxes overlap)
+                del placed[twin], alternatives[twin], runs[twin]
             placed.append((quad, split.run, index == split.lying))
-            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K]))
+            alternatives.append(options)
             runs.append((split.run.row, split.run.group))  # a run's face-down end caps belong to it
     reading = decode(alternatives, runs)
     return tuple(
@@ -340,6 +347,17 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
         )
     )
+
+
+def _twin(quad: Quad, earlier: list[Quad]) -> int | None:
+    """The index of an earlier tile's box that covers TWIN_SHARE of this box or of itself at least:
+    the same tile cut out twice (a row's blob cut at a seam seen slanted leaves two boxes that overlap)."""
+    box = np.float32(quad)
+    for index, other in enumerate(earlier):
+        common, _ = cv2.intersectConvexConvex(box, np.float32(other))
+        if common >= TWIN_SHARE * min(cv2.contourArea(box), cv2.contourArea(np.float32(other))):
+            return index
+    return None
 
 
 def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...], keep_ends: bool) -> bool:
