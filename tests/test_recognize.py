@@ -164,6 +164,18 @@ def test_real_single_rows_read_exactly(recognize, shared_datasets, name, tiles):
     assert list(result.codes) == _codes(tiles)
 
 
+def test_boxes_that_overlap_mostly_are_one_tile_and_boxes_that_touch_are_two():
+    from vision.pipeline import _twins
+
+    box = ((0, 0), (40, 0), (40, 50), (0, 50))
+    assert _twins([box, ((5, 2), (45, 2), (45, 52), (5, 52))], [0.9, 0.8]) == {1}  # the less sure crop of one tile
+    assert _twins([box, ((40, 0), (80, 0), (80, 50), (40, 50))], [0.9, 0.8]) == set()  # its neighbour in the row
+    below = ((732.34259, 629.66827), (777.99506, 646.20160), (768.40662, 697.70178), (720.57806, 680.33374))
+    above = ((699.00061, 567.50305), (743.44232, 583.55847), (732.72162, 629.80555), (686.26123, 612.97955))
+    assert _twins([above, below], [0.9, 0.8]) == set()  # ... or in the next row, seen turned and steeply: their
+    # corners touch
+
+
 def test_a_tile_in_two_overlapping_runs_is_read_once(recognize, shared_datasets):
     """A row seen steeply and turned: its blob is cut at two slanted seams, and the boxes of the three
     runs overlap over a tile each."""

@@ -324,24 +324,20 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float,
            keep_ends: bool = False) -> tuple[RecognizedTile, ...]:
-    """The kept tiles (`_no_tile`) with their boxes (reduced-image corners / ``scale``), decoded."""
-    placed, alternatives, runs = [], [], []
+    """The kept tiles (`_no_tile`, `_twins`) with their boxes (reduced-image corners / ``scale``), decoded."""
+    placed, alternatives = [], []
     for split, rows in chosen:
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
             if _no_tile(split, index, row, classes, keep_ends):
                 continue
             faces = np.where([code == "none" for code in classes], -1.0, row)
-            options = tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K])
-            twin = _twin(quad, [tile[0] for tile in placed])
-            if twin is not None and alternatives[twin][0][1] >= options[0][1]:
-                continue
-            if twin is not None:  # the surer of two crops of one tile (two runs of one row whose boxes overlap)
-                del placed[twin], alternatives[twin], runs[twin]
             placed.append((quad, split.run, index == split.lying))
-            alternatives.append(options)
-            runs.append((split.run.row, split.run.group))  # a run's face-down end caps belong to it
-    reading = decode(alternatives, runs)
-    return tuple(
+            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K]))
+    twins = _twins([quad for quad, _, _ in placed], [options[0][1] for options in alternatives])
+    placed = [tile for index, tile in enumerate(placed) if index not in twins]
+    alternatives = [options for index, options in enumerate(alternatives) if index not in twins]
+    reading = decode(alternatives, [(run.row, run.group) for _, run, _ in placed])  # a run's face-down end caps
+    return tuple(  # belong to it
         RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
         for (quad, run, lying), options, code, changed, doubtful in zip(
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
@@ -349,15 +345,30 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     )
 
 
-def _twin(quad: Quad, earlier: list[Quad]) -> int | None:
-    """The index of an earlier tile's box that covers TWIN_SHARE of this box or of itself at least:
-    the same tile cut out twice (a row's blob cut at a seam seen slanted leaves two boxes that overlap)."""
-    box = np.float32(quad)
-    for index, other in enumerate(earlier):
-        common, _ = cv2.intersectConvexConvex(box, np.float32(other))
-        if common >= TWIN_SHARE * min(cv2.contourArea(box), cv2.contourArea(np.float32(other))):
-            return index
-    return None
+def _twins(quads: list[Quad], confidences: list[float]) -> set[int]:
+    """The less sure of each two tiles whose boxes share TWIN_SHARE of the smaller one at least: one
+    tile cut out twice (a row's blob cut at seams seen slanted gives runs whose boxes overlap)."""
+    if len(quads) < 2:
+        return set()
+    boxes = np.float32(quads)
+    low, high = boxes.min(axis=1), boxes.max(axis=1)
+    meet = np.clip(np.minimum(high[:, None], high[None]) - np.maximum(low[:, None], low[None]), 0, None).prod(axis=2)
+    (dx, dy), (ex, ey) = (boxes[:, 2] - boxes[:, 0]).T, (boxes[:, 3] - boxes[:, 1]).T
+    areas = np.abs(dx * ey - dy * ex) / 2  # a quad's area: half the cross product of its diagonals
+    near = np.triu(meet >= TWIN_SHARE * np.minimum(areas[:, None], areas[None]), 1)  # their bounding boxes could
+    return {min((i, j), key=lambda k: confidences[k]) for i, j in zip(*np.nonzero(near))  # share that much
+            if _shared(boxes[i], boxes[j]) >= TWIN_SHARE}
+
+
+def _shared(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the smaller of two convex quads that the other covers, drawn on a pixel grid
+    (cv2.intersectConvexConvex takes quads that only touch for nested ones)."""
+    low, high = np.floor(np.minimum(a.min(axis=0), b.min(axis=0))), np.maximum(a.max(axis=0), b.max(axis=0))
+    if np.any(np.maximum(a.min(axis=0), b.min(axis=0)) >= np.minimum(a.max(axis=0), b.max(axis=0))):
+        return 0.0  # their bounding boxes do not meet
+    size = tuple(np.ceil(high - low).astype(int)[::-1] + 1)
+    masks = [cv2.fillConvexPoly(np.zeros(size, np.uint8), np.int32(np.round(quad - low)), 1) for quad in (a, b)]
+    return np.count_nonzero(masks[0] & masks[1]) / max(1, min(np.count_nonzero(mask) for mask in masks))
 
 
 def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...], keep_ends: bool) -> bool:
