@@ -336,8 +336,8 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     twins = _twins([quad for quad, _, _ in placed], [options[0][1] for options in alternatives])
     placed = [tile for index, tile in enumerate(placed) if index not in twins]
     alternatives = [options for index, options in enumerate(alternatives) if index not in twins]
-    reading = decode(alternatives, [(run.row, run.group) for _, run, _ in placed])  # a run's face-down end caps
-    return tuple(  # belong to it
+    reading = decode(alternatives, [(run.row, run.group) for _, run, _ in placed])  # end caps belong to their run
+    return tuple(
         RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
         for (quad, run, lying), options, code, changed, doubtful in zip(
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
@@ -355,8 +355,8 @@ def _twins(quads: list[Quad], confidences: list[float]) -> set[int]:
     meet = np.clip(np.minimum(high[:, None], high[None]) - np.maximum(low[:, None], low[None]), 0, None).prod(axis=2)
     (dx, dy), (ex, ey) = (boxes[:, 2] - boxes[:, 0]).T, (boxes[:, 3] - boxes[:, 1]).T
     areas = np.abs(dx * ey - dy * ex) / 2  # a quad's area: half the cross product of its diagonals
-    near = np.triu(meet >= TWIN_SHARE * np.minimum(areas[:, None], areas[None]), 1)  # their bounding boxes could
-    return {min((i, j), key=lambda k: confidences[k]) for i, j in zip(*np.nonzero(near))  # share that much
+    near = np.triu(meet >= TWIN_SHARE * np.minimum(areas[:, None], areas[None]), 1)  # bounding boxes sharing enough
+    return {min((i, j), key=lambda k: confidences[k]) for i, j in zip(*np.nonzero(near))
             if _shared(boxes[i], boxes[j]) >= TWIN_SHARE}
 
 

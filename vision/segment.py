@@ -246,7 +246,8 @@ def _percentile(channel: np.ndarray, share: float, mask: np.ndarray) -> float:
 def _with_shaded(found: np.ndarray, lit: np.ndarray, saturation: np.ndarray) -> np.ndarray:
     """`found` and each blob of `lit` (the mask with the light evened out) that holds none of its
     blobs, or that continues the ones it holds (`_continues`; the pixels it adds are counted without
-    the thin fringe evening leaves along every outline)."""
+    the thin fringe evening leaves along every outline, and their median `saturation` compared with
+    the held blobs')."""
     least = MIN_AREA * found.size
     mask = found.copy()
     contours, _ = cv2.findContours(lit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -589,8 +590,8 @@ def _likeliest_rows(image: np.ndarray, run: Run, options: list[Split]) -> Split:
     rivals = [split for split in options if best.seam > 0 and split.seam >= ROW_RIVAL * best.seam]
     if len(rivals) < 2:
         return best
-    fits = [np.mean([_column_fit(image, Run(_band(run.corners, a, b), 0, 0), 1) for a, b in zip(split.cuts, split.cuts[1:])])
-            for split in rivals]
+    fits = [np.mean([_column_fit(image, Run(_band(run.corners, a, b), 0, 0), 1)
+                     for a, b in zip(split.cuts, split.cuts[1:])]) for split in rivals]
     if max(fits) >= COLUMNS_CLEAR:
         return rivals[int(np.argmax(fits))]
     return max(rivals, key=lambda split: split.count)
