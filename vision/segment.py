@@ -581,14 +581,14 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
 
 def _likeliest_rows(image: np.ndarray, run: Run, options: list[Split]) -> Split:
     """Of ways to cut a blob into rows, the one with the clearest row seams; of those whose seams
-    are ROW_RIVAL as clear at least, the one whose rows' column seams fit tiles of their height best
-    (averaged over its rows) where one fits clearly (COLUMNS_CLEAR), else the one of most rows. A
-    grid's middle row seam may be the clearest, and in uneven light cutting it there alone can score
-    as well as cutting every row; but the rows of twice a tile's height hold seams of their own, and
-    two tiles' column seams, which seldom line up."""
+    are ROW_RIVAL as clear at least, where they count rows differently, the one whose rows' column
+    seams fit tiles of their height best (averaged over its rows) where one fits clearly
+    (COLUMNS_CLEAR), else the one of most rows. A grid's middle row seam may be the clearest, and
+    in uneven light cutting it there alone can score as well as cutting every row; but the rows of
+    twice a tile's height hold seams of their own, and two tiles' column seams, which seldom line up."""
     best = max(options, key=lambda split: split.seam)
     rivals = [split for split in options if best.seam > 0 and split.seam >= ROW_RIVAL * best.seam]
-    if len(rivals) < 2:
+    if len({split.count for split in rivals}) < 2:
         return best
     fits = [np.mean([_column_fit(image, Run(_band(run.corners, a, b), 0, 0), 1)
                      for a, b in zip(split.cuts, split.cuts[1:])]) for split in rivals]
