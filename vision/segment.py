@@ -246,8 +246,7 @@ def _percentile(channel: np.ndarray, share: float, mask: np.ndarray) -> float:
 def _with_shaded(found: np.ndarray, lit: np.ndarray, saturation: np.ndarray) -> np.ndarray:
     """`found` and each blob of `lit` (the mask with the light evened out) that holds none of its
     blobs, or that continues the ones it holds (`_continues`; the pixels it adds are counted without
-    the thin fringe evening leaves along every outline, and their median `saturation` compared with
-    the held blobs')."""
+    the thin fringe evening leaves along every outline)."""
     least = MIN_AREA * found.size
     mask = found.copy()
     contours, _ = cv2.findContours(lit, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -255,20 +254,20 @@ def _with_shaded(found: np.ndarray, lit: np.ndarray, saturation: np.ndarray) -> 
         blob = cv2.drawContours(np.zeros_like(found), [contour], -1, 255, cv2.FILLED)
         held, _ = cv2.findContours(found & blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         held = [c for c in held if cv2.contourArea(c) >= least]
-        added = _opened(lit & blob & ~found)
-        if not held or _continues(contour, held, added, _percentile(saturation, 50, added)
-                                  <= SHADE_ALIKE * _percentile(saturation, 50, found & blob)):
+        if not held or _continues(contour, held, _opened(lit & blob & ~found), found & blob, saturation):
             mask |= lit & blob
     return mask
 
 
-def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray, alike: bool) -> bool:
-    """Whether a blob continues the blobs it holds: adding the pixels `added`, SHADED_SHARE of their
-    area at least, and either along their rows (across it, along the short side of its least-area
-    rectangle, at most THICKER times as thick as the farthest reaching of them: a row's shaded end
-    beside one lit tile, narrower than the row is high) or, thicker, where what it adds is `alike`
-    in colour (as saturated: a shadow darkens, it does not colour) or has ink (`_ink_share` INKED at
-    least): the shaded part of faces, not the table beside a row."""
+def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray, found: np.ndarray,
+               saturation: np.ndarray) -> bool:
+    """Whether a blob continues the blobs it holds (`held`, their pixels `found`): adding the pixels
+    `added`, SHADED_SHARE of their area at least, and either along their rows (across it, along the
+    short side of its least-area rectangle, at most THICKER times as thick as the farthest reaching
+    of them: a row's shaded end beside one lit tile, narrower than the row is high) or, thicker,
+    where what it adds is as little saturated as they are (median `saturation` SHADE_ALIKE times
+    theirs at most: a shadow darkens, it does not colour) or has ink (`_ink_share` INKED at least):
+    the shaded part of faces, not the table beside a row."""
     area = sum(cv2.contourArea(c) for c in held)
     if np.count_nonzero(added) < SHADED_SHARE * area:
         return False
@@ -276,7 +275,9 @@ def _continues(contour: np.ndarray, held: list[np.ndarray], added: np.ndarray, a
     across = min((corners[1] - corners[0], corners[2] - corners[1]), key=np.linalg.norm)
     thickness = float(np.linalg.norm(across))
     reach = max(np.ptp(c.reshape(-1, 2) @ (across / max(thickness, 1e-6))) for c in held)
-    return thickness <= THICKER * reach or alike or _ink_share(added) >= INKED
+    return (thickness <= THICKER * reach
+            or _percentile(saturation, 50, added) <= SHADE_ALIKE * _percentile(saturation, 50, found)
+            or _ink_share(added) >= INKED)
 
 
 def _ink_share(mask: np.ndarray) -> float:
