@@ -362,10 +362,9 @@ def _twins(quads: list[Quad], confidences: list[float]) -> set[int]:
 
 def _shared(a: np.ndarray, b: np.ndarray) -> float:
     """The share of the smaller of two convex quads that the other covers, drawn on a pixel grid
-    (cv2.intersectConvexConvex takes quads that only touch for nested ones)."""
+    (cv2.intersectConvexConvex takes quads that only touch for nested ones). `_twins` asks only of
+    quads whose bounding boxes meet."""
     low, high = np.floor(np.minimum(a.min(axis=0), b.min(axis=0))), np.maximum(a.max(axis=0), b.max(axis=0))
-    if np.any(np.maximum(a.min(axis=0), b.min(axis=0)) >= np.minimum(a.max(axis=0), b.max(axis=0))):
-        return 0.0  # their bounding boxes do not meet
     size = tuple(np.ceil(high - low).astype(int)[::-1] + 1)
     masks = [cv2.fillConvexPoly(np.zeros(size, np.uint8), np.int32(np.round(quad - low)), 1) for quad in (a, b)]
     return np.count_nonzero(masks[0] & masks[1]) / max(1, min(np.count_nonzero(mask) for mask in masks))
