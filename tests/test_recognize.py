@@ -374,6 +374,13 @@ def test_a_run_laid_apart_is_read_as_a_set():
     flower = _options(("6p", 0.3), ("4f", 0.2))
     both = decode([*concealed, *meld, flower], [0] * len(concealed) + [1, 1, 1, 2])
     assert both.codes[-4:] == ("2s", "2s", "2s", "4f") and both.valid and both.changed[-1]
+    # but the tiles of a set laid out in rows (23 playing tiles: no hand) lay no melds apart
+    laid_out = [_options((code, 0.99)) for code in _codes("123456789m123456789p11z")]
+    rows = decode([*laid_out, *meld], [0] * len(laid_out) + [1, 1, 1])
+    assert rows.codes[-1] == "3s" and not rows.changed[-1]
+    # while a hand with a tile missed (13 playing tiles) still does
+    missed = decode([*concealed[1:], *meld], [0] * (len(concealed) - 1) + [1, 1, 1])
+    assert missed.codes[-3:] == ("2s", "2s", "2s")
 
 
 def test_a_lone_bonus_reading_in_a_run_laid_apart_as_a_set_is_a_playing_tile():

@@ -17,7 +17,8 @@ at most CROSS_RATIO times less probable.
 Given the runs the tiles were found in, a reading where every run laid apart as
 a set of three or four (an exposed meld) is a chow, pung or kong is preferred
 (the complete readings above among them); when there is none, the plain rules
-decide.
+decide. Only a hand lays melds apart: where the playing tiles are more than one
+away from a hand's count (a set laid out in rows), the runs are no melds.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
         key=lambda i: alternatives[i][0][1],
     )[:OPEN_TILES]
     options = [_same_kind(alternatives[i]) for i in open_tiles]
-    melds = _meld_runs(runs or ())
+    melds = _meld_runs(runs or ()) if _hand_like(best) else ()
     found = None
     if melds:
         found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
@@ -231,6 +232,11 @@ def _playing(codes: tuple[str, ...]) -> tuple[Tile, ...]:
 def _hand_sized(playing: int) -> bool:
     """Whether this many playing tiles could be a whole hand (kongs counted as three)."""
     return any(playing - kongs in HAND_SIZES for kongs in range(5))
+
+
+def _hand_like(codes: tuple[str, ...]) -> bool:
+    """Whether the tiles could be a hand with at most one tile missed, found twice or of the wrong kind."""
+    return "back" in codes or any(_hand_sized(len(_playing(codes)) + d) for d in (-1, 0, 1))
 
 
 def _whole(codes: tuple[str, ...]) -> bool:
