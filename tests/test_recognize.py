@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from vision import cli
+from vision.classify import CLASSES
 from vision.decode import decode, hand_text, is_valid
 
 DATA = Path(__file__).parent / "data"
@@ -381,6 +382,26 @@ def test_a_run_laid_apart_is_read_as_a_set():
     # while a hand with a tile missed (13 playing tiles) still does
     missed = decode([*concealed[1:], *meld], [0] * (len(concealed) - 1) + [1, 1, 1])
     assert missed.codes[-3:] == ("2s", "2s", "2s")
+
+
+def test_a_run_laid_apart_is_read_as_one_of_its_likeliest_sets(recognize, monkeypatch):
+    # eight doubtful concealed tiles are the least confident, not the claimed tile of the pung laid
+    # apart, read as 3s: as a whole the run is 18 times less probable as 2s 2s 2s, and only that completes
+    concealed = [_options((code, 0.6), ("7z", 0.05)) for code in _codes("123m456p789s55z")]
+    pair = [_options(("2s", 0.99))] * 2
+    runs = [0] * len(concealed) + [1, 1, 1]
+    reading = decode([*concealed, *pair, _options(("3s", 0.9), ("4s", 0.06), ("2s", 0.05))], runs)
+    assert reading.codes[-1] == "2s" and reading.changed[-1] and reading.valid
+    far = decode([*concealed, *pair, _options(("3s", 0.9), ("4s", 0.06), ("2s", 0.04))], runs)
+    assert far.codes[-1] == "3s" and not far.valid  # 22.5 times: more than CROSS_RATIO
+    # the photo reader offers decoding every face a tile may show, however low the classifier ranks it
+    import vision.pipeline as pipeline
+
+    offered = []
+    monkeypatch.setattr(pipeline, "decode", lambda options, runs: offered.append(options) or decode(options, runs))
+    recognize(DATA / "row_wood.jpg")
+    faces = set(CLASSES) - {"none"}
+    assert offered and all({code for code, _ in options} == faces for options in offered[-1])
 
 
 def test_a_lone_bonus_reading_in_a_run_laid_apart_as_a_set_is_a_playing_tile():

@@ -17,8 +17,11 @@ at most CROSS_RATIO times less probable.
 Given the runs the tiles were found in, a reading where every run laid apart as
 a set of three or four (an exposed meld) is a chow, pung or kong is preferred
 (the complete readings above among them); when there is none, the plain rules
-decide. Only a hand lays melds apart: where the playing tiles are more than one
-away from a hand's count (a set laid out in rows), the runs are no melds.
+decide. Such a run is read as one of its likeliest sets as a whole, each at most
+CROSS_RATIO times less probable than the run as read: its claimed tile, lying
+sideways, is often read with little confidence and may rank its face low.
+Only a hand lays melds apart: where the playing tiles are more than one away
+from a hand's count (a set laid out in rows), the runs are no melds.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import heappop, heappush
-from itertools import combinations
-from math import log
+from itertools import combinations, permutations
+from math import log, prod
 from typing import Callable, Hashable, Sequence
 
 from scoring.decompose import decompose
 from scoring.hand import Hand, HandError, Meld, SetKind, meld_of
-from scoring.tiles import Tile, format_tiles
+from scoring.tiles import PLAYING_TILES, Tile, format_tiles
 
 SURE = 0.95  # tiles read at least this confidently are never changed
 DOUBT = 0.6  # a final reading less probable than this is marked doubtful
@@ -41,6 +44,7 @@ BONUS_DOUBT = 0.9  # ... and a bonus tile's less probable than this (their pictu
 # flower of an unfamiliar set is often named wrong, yet not very doubtfully)
 OPEN_TILES = 8  # at most this many of the least confident tiles are reconsidered
 MAX_CHECKS = 400  # readings tested for validity before giving up
+SET_READINGS = 8  # a run laid apart may be read as any of its this many likeliest sets
 CROSS_RATIO = 20.0  # a reading that changes a tile's kind must complete the hand and be at most this much less
 # probable than the best valid reading that changes none
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
@@ -73,16 +77,17 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     melds = _meld_runs(runs or ()) if _hand_like(best) else ()
     found = None
     if melds:
-        found = _search(best, options, open_tiles, lambda codes: is_valid(codes) and _are_sets(codes, melds))
-    found = found or _search(best, options, open_tiles, is_valid)
+        found = _search(best, _meld_choices(alternatives, melds, open_tiles),
+                        lambda codes: is_valid(codes) and _are_sets(codes, melds))
+    found = found or _search(best, _singles(open_tiles, options), is_valid)
     stray = _stray_bonus(best, melds)
     if stray:
-        found = _search(best, [(i in stray and _of_kind(alternatives[i], "playing")) or option
-                               for i, option in zip(open_tiles, options)], open_tiles,
+        found = _search(best, _singles(open_tiles, [(i in stray and _of_kind(alternatives[i], "playing")) or option
+                                                    for i, option in zip(open_tiles, options)]),
                         lambda codes: is_valid(codes) and _are_sets(codes, melds), log(CROSS_RATIO)) or found
     if _incomplete(best, melds):
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
-        found = _search(best, [alternatives[i] for i in open_tiles], open_tiles,
+        found = _search(best, _singles(open_tiles, [alternatives[i] for i in open_tiles]),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO)) or found
     chosen = found[1] if found else None
@@ -198,25 +203,83 @@ def _laid_meld(codes: tuple[str, ...]) -> Meld | None:
     return None if meld.kind is SetKind.PAIR else meld
 
 
-def _search(best: tuple[str, ...], options: list[Alternatives], positions: list[int],
-            valid: Callable[[tuple[str, ...]], bool],
+@dataclass(frozen=True)
+class _Choice:
+    """Tiles read together (one tile, or a run laid apart as a set): their readings (codes,
+    probability), likeliest first, and the probability a reading's cost is measured from (the
+    run as read; a tile's first option)."""
+
+    positions: tuple[int, ...]
+    readings: tuple[tuple[tuple[str, ...], float], ...]
+    as_read: float
+
+
+def _singles(positions: Sequence[int], options: Sequence[Alternatives]) -> list[_Choice]:
+    """One choice per tile, its first option costing nothing."""
+    return [_Choice((i,), tuple(((code,), p) for code, p in tile), tile[0][1]) for i, tile in zip(positions, options)]
+
+
+def _meld_choices(alternatives: Sequence[Alternatives], melds: tuple[tuple[int, ...], ...],
+                  open_tiles: Sequence[int]) -> list[_Choice]:
+    """A choice per run laid apart, among its likeliest readings as a set (`_set_readings`), and one per
+    other open tile, of its kind."""
+    laid = {i for meld in melds for i in meld}
+    others = [i for i in open_tiles if i not in laid]
+    return [*(_set_readings(alternatives, meld) for meld in melds),
+            *_singles(others, [_same_kind(alternatives[i]) for i in others])]
+
+
+def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -> _Choice:
+    """The run's SET_READINGS likeliest readings as a chow, pung or kong (any order; backs stay backs)
+    at most CROSS_RATIO times less probable than as read, keeping each tile's kind and every tile
+    read at least SURE as read."""
+    read = [dict(alternatives[i]) for i in meld]
+    first = [alternatives[i][0] for i in meld]
+    as_read = prod(p for _, p in first)
+    scored = set()
+    for faces in _sets(len(meld)):
+        codes = tuple("back" if code == "back" else face for (code, _), face in zip(first, faces))
+        if any(tile_kind(code) != tile_kind(was) or (p >= SURE and code != was)
+               for code, (was, p) in zip(codes, first)):
+            continue
+        probability = prod(options.get(code, 0.0) for options, code in zip(read, codes))
+        if probability * CROSS_RATIO >= as_read and _laid_meld(codes):
+            scored.add((probability, codes))
+    readings = sorted(scored, reverse=True)[:SET_READINGS]
+    return _Choice(meld, tuple((codes, p) for p, codes in readings), as_read)
+
+
+@lru_cache(maxsize=2)
+def _sets(size: int) -> tuple[tuple[str, ...], ...]:
+    """Every kong (four tiles) or pung and chow, in every order (three), as codes."""
+    same = tuple((str(tile),) * size for tile in PLAYING_TILES)
+    if size != 3:
+        return same
+    return same + tuple(order for suit in "mps" for rank in range(1, 8)
+                        for order in permutations(f"{rank + k}{suit}" for k in range(3)))
+
+
+def _search(best: tuple[str, ...], choices: list[_Choice], valid: Callable[[tuple[str, ...]], bool],
             limit: float = float("inf")) -> tuple[float, tuple[str, ...]] | None:
-    """Readings of the open tiles in order of joint probability (at most e**limit times less
-    probable than the first); the first `valid` one, with how much less probable it is (log)."""
-    costs = [[-log(max(p, 1e-9)) for _, p in tile] for tile in options]
-    start = (0,) * len(options)
-    heap, seen = [(0.0, start)], {start}
+    """Readings of the choices in order of joint probability (at most e**limit times less probable
+    than their codes as first read); the first `valid` one, with how much less probable it is (log)."""
+    if any(not choice.readings for choice in choices):
+        return None
+    costs = [[log(max(choice.as_read, 1e-9)) - log(max(p, 1e-9)) for _, p in choice.readings] for choice in choices]
+    start = (0,) * len(choices)
+    heap, seen = [(sum(cost[0] for cost in costs), start)], {start}
     for _ in range(MAX_CHECKS):
         if not heap or heap[0][0] > limit:
             return None
         cost, picks = heappop(heap)
         codes = list(best)
-        for position, tile, pick in zip(positions, options, picks):
-            codes[position] = tile[pick][0]
+        for choice, pick in zip(choices, picks):
+            for position, code in zip(choice.positions, choice.readings[pick][0]):
+                codes[position] = code
         if valid(tuple(codes)):
             return cost, tuple(codes)
         for k, pick in enumerate(picks):
-            if pick + 1 < len(options[k]):
+            if pick + 1 < len(choices[k].readings):
                 after = picks[:k] + (pick + 1,) + picks[k + 1:]
                 if after not in seen:
                     seen.add(after)

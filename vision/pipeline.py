@@ -23,7 +23,6 @@ from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible,
                             rectify, splits)
 
 TOP_K = 3  # alternatives reported per tile
-DECODE_K = 12  # alternatives hand-aware decoding may choose from (a tile of an unseen set may rank its true face low)
 BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure of it
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
@@ -330,9 +329,9 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
             if _no_tile(split, index, row, classes, keep_ends):
                 continue
-            faces = np.where([code == "none" for code in classes], -1.0, row)
             placed.append((quad, split.run, index == split.lying))
-            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(faces)[::-1][:DECODE_K]))
+            # every face, likeliest first: decoding may need one ranked low (a claimed tile lying sideways)
+            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(row)[::-1] if classes[i] != "none"))
     twins = _twins([quad for quad, _, _ in placed], [options[0][1] for options in alternatives])
     placed = [tile for index, tile in enumerate(placed) if index not in twins]
     alternatives = [options for index, options in enumerate(alternatives) if index not in twins]
