@@ -213,6 +213,10 @@ class _Choice:
     readings: tuple[tuple[tuple[str, ...], float], ...]
     as_read: float
 
+    def cost(self, pick: int) -> float:
+        """How much less probable (log) the picked reading is than `as_read`."""
+        return log(max(self.as_read, 1e-9)) - log(max(self.readings[pick][1], 1e-9))
+
 
 def _singles(positions: Sequence[int], options: Sequence[Alternatives]) -> list[_Choice]:
     """One choice per tile, its first option costing nothing."""
@@ -265,9 +269,8 @@ def _search(best: tuple[str, ...], choices: list[_Choice], valid: Callable[[tupl
     than their codes as first read); the first `valid` one, with how much less probable it is (log)."""
     if any(not choice.readings for choice in choices):
         return None
-    costs = [[log(max(choice.as_read, 1e-9)) - log(max(p, 1e-9)) for _, p in choice.readings] for choice in choices]
     start = (0,) * len(choices)
-    heap, seen = [(sum(cost[0] for cost in costs), start)], {start}
+    heap, seen = [(sum(choice.cost(0) for choice in choices), start)], {start}
     for _ in range(MAX_CHECKS):
         if not heap or heap[0][0] > limit:
             return None
@@ -283,7 +286,7 @@ def _search(best: tuple[str, ...], choices: list[_Choice], valid: Callable[[tupl
                 after = picks[:k] + (pick + 1,) + picks[k + 1:]
                 if after not in seen:
                     seen.add(after)
-                    heappush(heap, (cost + costs[k][pick + 1] - costs[k][pick], after))
+                    heappush(heap, (cost + choices[k].cost(pick + 1) - choices[k].cost(pick), after))
     return None
 
 

@@ -325,13 +325,15 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
            keep_ends: bool = False) -> tuple[RecognizedTile, ...]:
     """The kept tiles (`_no_tile`, `_twins`) with their boxes (reduced-image corners / ``scale``), decoded."""
     placed, alternatives = [], []
+    faces = np.array([i for i, code in enumerate(classes) if code != "none"])
     for split, rows in chosen:
         for index, (quad, row) in enumerate(zip(split.quads(scale), rows)):
             if _no_tile(split, index, row, classes, keep_ends):
                 continue
             placed.append((quad, split.run, index == split.lying))
             # every face, likeliest first: decoding may need one ranked low (a claimed tile lying sideways)
-            alternatives.append(tuple((classes[i], float(row[i])) for i in np.argsort(row)[::-1] if classes[i] != "none"))
+            order = faces[np.argsort(row[faces])[::-1]]
+            alternatives.append(tuple(zip([classes[i] for i in order], row[order].tolist())))
     twins = _twins([quad for quad, _, _ in placed], [options[0][1] for options in alternatives])
     placed = [tile for index, tile in enumerate(placed) if index not in twins]
     alternatives = [options for index, options in enumerate(alternatives) if index not in twins]
