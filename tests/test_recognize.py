@@ -87,6 +87,25 @@ def test_a_back_where_no_concealed_kong_shows_is_doubtful():
     assert stray.doubtful == (False,) * 14 + (True,)  # surely read, but no hand shows a back so
 
 
+def test_a_back_in_no_concealed_kongs_shape_is_no_tile_where_the_faces_without_it_show_a_hand():
+    from vision.pipeline import _tiles, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+    place = Split(Run(((760, 0), (800, 0), (800, 40), (760, 40)), 0, 1), (0.0, 1.0), 0.0)  # beside the row
+
+    def read(hand):
+        codes = _codes(hand)
+        row = Split(Run(((0, 0), (50 * len(codes), 0), (50 * len(codes), 40), (0, 40)), 0, 0),
+                    tuple(k / len(codes) for k in range(len(codes) + 1)), 0.0)
+        faces = _rows(classes, *[{code: 0.95} for code in codes])
+        return _tiles([(row, faces), (place, _rows(classes, {"back": 0.9}))], classes, 1.0)
+
+    assert [tile.tile for tile in read("123m456p789s55z222s")] == _codes("123m456p789s55z222s")
+    kept = read("123m456p789s55z22s")  # a tile short of a hand: the back may hide it
+    assert kept[-1].tile == "back" and kept[-1].doubtful
+
+
 def test_a_bonus_tile_is_doubtful_unless_read_very_surely():
     hand = [_options((code, 0.99)) for code in _codes("123m456p789s55z222s")]
     reading = decode([*hand, _options(("3f", 0.85)), _options(("4f", 0.95)), _options(("1m", 0.85))])

@@ -93,7 +93,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     chosen = found[1] if found else None
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
-    odd = _odd_backs(codes)
+    odd = odd_backs(codes)
     return Reading(
         codes,
         tuple(a != b for a, b in zip(codes, best)),
@@ -103,7 +103,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     )
 
 
-def _odd_backs(codes: tuple[str, ...]) -> frozenset[int]:
+def odd_backs(codes: Sequence[str]) -> frozenset[int]:
     """Positions of the backs in no four tiles in a row that show a concealed kong as hands do (back X
     X back, X back back X, four backs): a face-down tile anywhere else is doubtful, however surely read."""
     shown = set()
@@ -169,6 +169,12 @@ def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tup
                 shown[i] = min(faces)
             kongs.append(Tile.parse(min(faces)))
     return tuple(shown), tuple(kongs)
+
+
+def complete(codes: Sequence[str], runs: Sequence[Hashable] | None = None) -> bool:
+    """Whether the tiles show a complete winning hand (backs only in concealed kongs laid apart)."""
+    shown, kongs = _revealed(tuple(codes), _meld_runs(runs or ()))
+    return "back" not in shown and _shows_complete(shown, kongs)
 
 
 def incomplete(codes: Sequence[str], runs: Sequence[Hashable] | None = None) -> bool:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.classify import TileClassifier
-from vision.decode import decode, hand_text, incomplete, tile_kind
+from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share,
                             rectify, splits)
@@ -323,7 +323,8 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float,
            keep_ends: bool = False) -> tuple[RecognizedTile, ...]:
-    """The kept tiles (`_no_tile`, `_twins`) with their boxes (reduced-image corners / ``scale``), decoded."""
+    """The kept tiles (`_no_tile`, `_twins`; a back in no concealed kong's shape where the faces without
+    it show a hand as read) with their boxes (reduced-image corners / ``scale``), decoded."""
     placed, alternatives = [], []
     faces = np.array([i for i, code in enumerate(classes) if code != "none"])
     for split, rows in chosen:
@@ -337,7 +338,14 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     twins = _twins([quad for quad, _, _ in placed], [options[0][1] for options in alternatives])
     placed = [tile for index, tile in enumerate(placed) if index not in twins]
     alternatives = [options for index, options in enumerate(alternatives) if index not in twins]
-    reading = decode(alternatives, [(run.row, run.group) for _, run, _ in placed])  # end caps belong to their run
+    runs = [(run.row, run.group) for _, run, _ in placed]  # end caps belong to their run
+    reading = decode(alternatives, runs)
+    odd = odd_backs(reading.codes)
+    if odd:  # a face-down tile where no hand shows one: table or shadow, unless the faces need it
+        kept = [i for i in range(len(placed)) if i not in odd]
+        fewer = decode([alternatives[i] for i in kept], [runs[i] for i in kept])
+        if not any(fewer.changed) and complete(fewer.codes, [runs[i] for i in kept]):
+            placed, alternatives, reading = [placed[i] for i in kept], [alternatives[i] for i in kept], fewer
     return tuple(
         RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
         for (quad, run, lying), options, code, changed, doubtful in zip(
