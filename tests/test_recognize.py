@@ -434,6 +434,12 @@ def test_a_lone_bonus_reading_in_a_run_laid_apart_as_a_set_is_a_playing_tile():
     # but not where that asks the others to change too (here all three, to 9p), each far likelier as read
     unsure = [_options(("5s", 0.9), ("9p", 0.01))] * 3 + [_options(("4f", 0.4), ("9p", 0.1))]
     assert decode([*concealed, *unsure], runs).codes[-4:] == ("5s", "5s", "5s", "4f")
+    # and two of a kong's tiles read as flowers (a bird 1s) are playing tiles, though neither is among the
+    # least confident (eight concealed tiles are less so): as a whole the run is 16 times less probable so
+    doubtful = [_options((code, 0.6), ("7z", 0.05)) for code in _codes("123m456p789s55z")]
+    birds = [_options(("1s", 0.99)), _options(("2f", 0.7), ("1s", 0.2)), _options(("8f", 0.7), ("1s", 0.15)),
+             _options(("1s", 0.99))]
+    assert decode([*doubtful, *birds], [0] * len(doubtful) + [1] * 4).codes[-4:] == ("1s",) * 4
     # flowers laid apart together stay flowers, though their run holds three or four tiles
     flowers = [_options(("1f", 0.99)), _options(("2f", 0.9)), _options(("4f", 0.4), ("5s", 0.1))]
     together = decode([*concealed, *kong[:3], *flowers], runs[:-1] + [2, 2, 2])

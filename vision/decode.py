@@ -19,7 +19,8 @@ a set of three or four (an exposed meld) is a chow, pung or kong is preferred
 (the complete readings above among them); when there is none, the plain rules
 decide. Such a run is read as one of its likeliest sets as a whole, each at most
 CROSS_RATIO times less probable than the run as read: its claimed tile, lying
-sideways, is often read with little confidence and may rank its face low.
+sideways, is often read with little confidence and may rank its face low, or be
+read as a bonus tile.
 Only a hand lays melds apart: where the playing tiles are more than one away
 from a hand's count (a set laid out in rows), the runs are no melds.
 """
@@ -241,16 +242,17 @@ def _meld_choices(alternatives: Sequence[Alternatives], melds: tuple[tuple[int, 
 
 def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -> _Choice:
     """The run's SET_READINGS likeliest readings as a chow, pung or kong (any order; backs stay backs)
-    at most CROSS_RATIO times less probable than as read, keeping each tile's kind and every tile
-    read at least SURE as read."""
+    at most CROSS_RATIO times less probable than as read, keeping every tile read at least SURE as
+    read and each tile's kind, but for a bonus tile beside playing tiles or backs (no set holds one)."""
     read = [dict(alternatives[i]) for i in meld]
     first = [alternatives[i][0] for i in meld]
     as_read = prod(p for _, p in first)
+    mixed = any(tile_kind(was) != "bonus" for was, _ in first)  # no set holds a bonus tile
     scored = set()
     for faces in _sets(len(meld)):
         codes = tuple("back" if code == "back" else face for (code, _), face in zip(first, faces))
-        if any(tile_kind(code) != tile_kind(was) or (p >= SURE and code != was)
-               for code, (was, p) in zip(codes, first)):
+        if any((tile_kind(code) != tile_kind(was) and not (mixed and tile_kind(was) == "bonus"))
+               or (p >= SURE and code != was) for code, (was, p) in zip(codes, first)):
             continue
         probability = prod(options.get(code, 0.0) for options, code in zip(read, codes))
         if probability * CROSS_RATIO >= as_read and _laid_meld(codes):
