@@ -343,8 +343,9 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     odd = odd_backs(reading.codes)
     if odd:  # a face-down tile where no hand shows one: table or shadow, unless the faces need it
         kept = [i for i in range(len(placed)) if i not in odd]
-        fewer = decode([alternatives[i] for i in kept], [runs[i] for i in kept])
-        if not any(fewer.changed) and complete(fewer.codes, [runs[i] for i in kept]):
+        kept_runs = [runs[i] for i in kept]
+        fewer = decode([alternatives[i] for i in kept], kept_runs)
+        if not any(fewer.changed) and complete(fewer.codes, kept_runs):
             placed, alternatives, reading = [placed[i] for i in kept], [alternatives[i] for i in kept], fewer
     return tuple(
         RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
