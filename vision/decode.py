@@ -247,12 +247,14 @@ def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -
     read = [dict(alternatives[i]) for i in meld]
     first = [alternatives[i][0] for i in meld]
     as_read = prod(p for _, p in first)
-    mixed = any(tile_kind(was) != "bonus" for was, _ in first)  # no set holds a bonus tile
+    kinds = [tile_kind(was) for was, _ in first]
+    mixed = any(kind != "bonus" for kind in kinds)  # no set holds a bonus tile: such a tile may be a playing one
+    allowed = ["playing" if mixed and kind == "bonus" else kind for kind in kinds]
     scored = set()
     for faces in _sets(len(meld)):
         codes = tuple("back" if code == "back" else face for (code, _), face in zip(first, faces))
-        if any((tile_kind(code) != tile_kind(was) and not (mixed and tile_kind(was) == "bonus"))
-               or (p >= SURE and code != was) for code, (was, p) in zip(codes, first)):
+        if any(tile_kind(code) != kind or (p >= SURE and code != was)
+               for code, kind, (was, p) in zip(codes, allowed, first)):
             continue
         probability = prod(options.get(code, 0.0) for options, code in zip(read, codes))
         if probability * CROSS_RATIO >= as_read and _laid_meld(codes):
