@@ -4,8 +4,8 @@ Seeded end to end: renders (or loads the cached) synthetic crops from the
 installed artwork, augments the TRAIN split of the real crops, trains small
 plain CNNs with class, number and family heads on the CPU (an ensemble of
 `Config.members`, one per seed, their probabilities averaged), prints held-out real
-accuracy, and writes `models/tile_classifier.onnx` + `models/tile_classifier.json`. Torch is
-imported only here (the `train` extra). Preprocessing is
+accuracy, and writes `models/tile_classifier.onnx` (its convolutions and linear layers in int8,
+`quantized`) + `models/tile_classifier.json`. Torch and onnx are imported only here (the `train` extra). Preprocessing is
 `vision.classify.preprocess`, the function inference uses.
 """
 
@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import json
 import math
+import tempfile
 import time
 from dataclasses import asdict, dataclass, replace
 from multiprocessing import Pool
@@ -23,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quant_pre_process, quantize_static
 from torch import nn
 
 from datasets import real_tiles, synth
@@ -38,6 +40,9 @@ WHITE_BALANCE = True  # crops are white-balanced before the network (vision.clas
 # (output channels, stride) per 3x3 conv + BN + ReLU; "pool" = 2x2 max pooling. Plain convs
 # trained about 2x faster than depthwise-separable ones on this 2-core CPU.
 LAYERS = ((16, 2), (32, 2), (64, 1), "pool", (96, 1), (128, 2))
+CALIBRATION_PER_CLASS = 10  # synthetic crops per class (rendered with the data seed + 1) that, with the
+# real TRAIN crops, calibrate the exported network's int8 activation ranges
+QUANTIZED_OPS = ("Conv", "Gemm")  # int8 (static, per channel); the softmax and the ensemble's mean stay float
 
 
 @dataclass(frozen=True)
@@ -201,9 +206,42 @@ def onnx_export(model: nn.Module, input_size: tuple[int, int], out: Path) -> Non
                       opset_version=17, dynamo=False)
 
 
-def export(model: nn.Module, summary: dict, out: Path) -> None:
-    """`onnx_export` + the sidecar JSON inference reads."""
-    onnx_export(model, INPUT_SIZE, out)
+class _Batches(CalibrationDataReader):
+    """A preprocessed NCHW array fed to the calibrator in batches of 100."""
+
+    def __init__(self, inputs: np.ndarray) -> None:
+        self._batches = iter([{"input": inputs[i:i + 100]} for i in range(0, len(inputs), 100)])
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return next(self._batches, None)
+
+
+def quantized(source: Path, out: Path, calibration: np.ndarray) -> None:
+    """The float ONNX model at `source` written to `out` with its QUANTIZED_OPS in int8 (QDQ, weights per
+    channel), activation ranges from `calibration` (preprocessed crops): it reads crops about 1.6x as fast
+    on this CPU, and the training crops' probabilities move by under 0.01."""
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = Path(tmp) / "prepared.onnx"
+        quant_pre_process(str(source), str(prepared))
+        quantize_static(str(prepared), str(out), _Batches(calibration), quant_format=QuantFormat.QDQ,
+                        per_channel=True, activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                        op_types_to_quantize=list(QUANTIZED_OPS))
+
+
+def calibration_set(originals: list[np.ndarray], seed: int) -> np.ndarray:
+    """CALIBRATION_PER_CLASS synthetic crops of every class (rendered with `seed` + 1) and the real
+    TRAIN crops, preprocessed."""
+    images, _ = synth.render(CALIBRATION_PER_CLASS, seed + 1)
+    return preprocess([*images, *originals], INPUT_SIZE, MEAN, STD, WHITE_BALANCE)
+
+
+def export(model: nn.Module, summary: dict, out: Path, calibration: np.ndarray) -> None:
+    """`onnx_export`, `quantized` with `calibration`, and the sidecar JSON inference reads."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "float.onnx"
+        onnx_export(model, INPUT_SIZE, source)
+        quantized(source, out, calibration)
+    summary = {**summary, "int8": {"ops": list(QUANTIZED_OPS), "calibration_crops": len(calibration)}}
     sidecar = {"classes": list(CLASSES), "input_size": list(INPUT_SIZE), "mean": list(MEAN),
                "std": list(STD), "white_balance": WHITE_BALANCE, "version": 2, "training": summary}
     out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
@@ -258,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
                "synthetic_crops": len(synth_images), "real_train_crops": len(train_tiles),
                "real_held_out_crops": len(held_out), "held_out_top1": round(accuracy, 4),
                "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
-    export(model, summary, args.out)
+    export(model, summary, args.out, calibration_set(originals, config.data_seed))
     print(f"wrote {args.out} and {args.out.with_suffix('.json')}")
     return 0
 

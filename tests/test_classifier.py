@@ -43,6 +43,12 @@ def test_committed_model_metadata_matches_the_code(classifier: TileClassifier) -
     assert MODEL_PATH.stat().st_size <= 5_000_000
 
 
+def test_committed_model_runs_its_convolutions_in_int8() -> None:
+    sidecar = json.loads(MODEL_PATH.with_suffix(".json").read_text())
+    assert sidecar["training"]["int8"] == {"ops": ["Conv", "Gemm"], "calibration_crops": 893}
+    assert b"DequantizeLinear" in MODEL_PATH.read_bytes()  # the op's name, as the ONNX protobuf stores it
+
+
 def test_predict_returns_top_three_probabilities(classifier: TileClassifier) -> None:
     crop = np.full((80, 60, 3), 200, dtype=np.uint8)
     (prediction,) = classifier.predict([crop])
