@@ -41,6 +41,12 @@ def test_a_sure_index_turns_a_misread_number_within_its_suit() -> None:
     assert np.isclose(moved.sum(), 1.0)
 
 
+def test_an_index_read_fairly_surely_settles_a_number_the_picture_doubts() -> None:
+    before = _probabilities(_9s=0.58, _4s=0.1, _7s=0.07, _5z=0.2)  # an unseen art style: its 6 of bamboo read as a 9
+    moved = with_index(before, _digits(6, 0.75), CLASSES)
+    assert CLASSES[moved.argmax()] == "6s" and SURE <= 0.75
+
+
 def test_bonus_tiles_are_left_to_the_picture() -> None:
     before = _probabilities(_8f=0.6, _4f=0.3)
     moved = with_index(before, _digits(3, 0.95), CLASSES)
