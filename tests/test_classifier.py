@@ -45,7 +45,7 @@ def test_committed_model_metadata_matches_the_code(classifier: TileClassifier) -
 
 def test_committed_model_runs_its_convolutions_in_int8() -> None:
     sidecar = json.loads(MODEL_PATH.with_suffix(".json").read_text())
-    assert sidecar["training"]["int8"] == {"ops": ["Conv", "Gemm"], "calibration_crops": 893}
+    assert sidecar["training"]["int8"] == {"ops": ["Conv", "Gemm"], "weight_bits": 7, "calibration_crops": 893}
     assert b"DequantizeLinear" in MODEL_PATH.read_bytes()  # the op's name, as the ONNX protobuf stores it
 
 
