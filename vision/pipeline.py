@@ -23,7 +23,7 @@ from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible,
                             rectify, splits)
 
 TOP_K = 3  # alternatives reported per tile
-BACK_SURE = 0.75  # a place beside a run holds a face-down tile when this sure of it
+BACK_SURE = 0.85  # a place beside a run holds a face-down tile when this sure of it (0.75 until session 33)
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
 PAIR_LENGTH = 2.5  # a run at most this many times as long as high may be the two faces of a concealed kong
