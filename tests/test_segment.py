@@ -121,6 +121,29 @@ def test_a_small_tile_laid_apart_alone_is_a_run():
     assert [run.group for run in find_runs(small)] == [0, 1]
 
 
+def _felt_with_a_row() -> np.ndarray:
+    """Green felt with a row of eight faces 47 wide and 64 high, a circle on each."""
+    felt = np.zeros((480, 720, 3), np.uint8)
+    felt[:] = (40, 110, 60)
+    for left in range(60, 460, 50):
+        cv2.rectangle(felt, (left, 200), (left + 47, 264), (238, 236, 230), -1)
+        cv2.circle(felt, (left + 24, 232), 12, (30, 30, 30), 3)
+    return felt
+
+
+def test_a_lone_tile_whose_picture_has_a_seam_of_its_own_is_one_tile_not_two_rows():
+    """A bonus tile laid apart: a flower over a rule and a word. The rule across its face looks like
+    the seam between two rows, but rows half as high as every other tile of the photo are not tiles."""
+    felt = _felt_with_a_row()
+    cv2.rectangle(felt, (540, 200), (587, 264), (238, 236, 230), -1)
+    cv2.circle(felt, (564, 218), 10, (200, 30, 30), -1)
+    cv2.line(felt, (540, 233), (587, 233), (90, 90, 90), 2)
+    cv2.putText(felt, "SPR", (545, 256), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 2)
+    runs = find_runs(felt)
+    assert [(run.row, run.group) for run in runs] == [(0, 0), (0, 1)]
+    assert runs[1].height == pytest.approx(64, abs=3)
+
+
 def _gingham_with_tinted_faces(fall: float) -> np.ndarray:
     """Four yellowish-green faces with ink and a dark side wall on a cream and blue gingham,
     the light falling off to ``fall`` of its strength at the left edge."""

@@ -63,6 +63,8 @@ THICKER = 1.15  # a blob of the evened mask is kept unless it is this much thick
 SHADED_SHARE = 0.02  # ... and where it adds this share of their area at least (a part of a face in shadow)
 INKED = 0.05  # ... or, thicker, where this share of what it adds encloses at least is ink (faces in a shadow, not table)
 SHADE_ALIKE = 1.25  # ... or where what it adds is at most this much more saturated than they are (median)
+LOW_ROWS = 0.65  # a blob cut into rows each lower than this share of the photo's tile height ...
+ONE_ROW = 1.3  # ... is one tile (kept whole) where the blob is at most this share of that height
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
@@ -458,8 +460,22 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_AREA * mask.size
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
-    bands = [band for c in contours if cv2.contourArea(c) >= min_area for band in _blob_rows(grey, mask, c)]
-    return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
+    blobs = [(c, _blob_rows(grey, mask, c)) for c in contours if cv2.contourArea(c) >= min_area]
+    return _reading_order(_sized_alike([band for band in _rows_of_a_size(mask, blobs) if _plausible(band)]))
+
+
+def _rows_of_a_size(mask: np.ndarray, blobs: list[tuple[np.ndarray, list[Quad]]]) -> list[Quad]:
+    """The blobs' rows, but a blob cut into rows all lower than LOW_ROWS of the photo's tile height
+    is kept whole where it is no higher than ONE_ROW of it: a lone tile whose picture (a flower over
+    a word) shows seams of its own, not rows of tiles smaller than every other tile of the photo."""
+    height = photo_tile_height([row for _, rows in blobs for row in rows if _plausible(row)])
+    kept = []
+    for contour, rows in blobs:
+        if len(rows) > 1 and all(Run(row, 0, 0).height < LOW_ROWS * height for row in rows):
+            whole = _trimmed(mask, _corners(cv2.minAreaRect(contour)))
+            rows = [whole] if Run(whole, 0, 0).height <= ONE_ROW * height else rows
+        kept += rows
+    return kept
 
 
 def _blob_rows(grey: np.ndarray, mask: np.ndarray, contour: np.ndarray) -> list[Quad]:
@@ -521,10 +537,13 @@ def _outline(contour: np.ndarray, rectangle: Quad) -> Quad:
 def _sized_alike(boxes: list[Quad]) -> list[Quad]:
     """The boxes at least RUN_HEIGHT_SHARE as high as the longest one (the tiles of one photo are
     of a size; a lone speck of cloth or glint the size of a tile corner is not a tile)."""
-    if not boxes:
-        return boxes
-    longest = Run(max(boxes, key=lambda box: Run(box, 0, 0).length), 0, 0).height
-    return [box for box in boxes if Run(box, 0, 0).height >= RUN_HEIGHT_SHARE * longest]
+    height = photo_tile_height(boxes)
+    return [box for box in boxes if Run(box, 0, 0).height >= RUN_HEIGHT_SHARE * height]
+
+
+def photo_tile_height(boxes: list[Quad]) -> float:
+    """The photo's tile height: the height of its longest run (0 with none)."""
+    return Run(max(boxes, key=lambda box: Run(box, 0, 0).length), 0, 0).height if boxes else 0.0
 
 
 def _corners(rect) -> Quad:
