@@ -8,7 +8,8 @@ import pytest
 
 from vision.io import load
 from vision.segment import (FACE_SIZE, Place, Run, Split, _ring, _sized_alike, _unlike_table, backs_possible, end_caps,
-                            face_mask, face_share, find_runs, flat_share, rectify, splits, stands_out, tile_pitch)
+                            face_mask, face_share, find_runs, flat_share, photo_tile_height, rectify, splits, stands_out,
+                            tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -142,6 +143,23 @@ def test_a_lone_tile_whose_picture_has_a_seam_of_its_own_is_one_tile_not_two_row
     runs = find_runs(felt)
     assert [(run.row, run.group) for run in runs] == [(0, 0), (0, 1)]
     assert runs[1].height == pytest.approx(64, abs=3)
+
+
+def test_a_run_as_high_as_the_photos_tiles_is_two_standing_tiles_not_one_lying():
+    """Two bonus tiles laid apart are about as long as one tile lying sideways, but a lying tile's face
+    is as high as a standing one is wide: lower than the photo's tiles. A run that low may be one."""
+    felt = _felt_with_a_row()
+    cv2.rectangle(felt, (540, 200), (634, 264), (238, 236, 230), -1)  # two faces touching
+    cv2.line(felt, (587, 200), (587, 264), (200, 200, 195), 1)
+    cv2.rectangle(felt, (540, 330), (603, 376), (238, 236, 230), -1)  # a face 64 wide and 47 high, lying
+    grey = cv2.cvtColor(felt, cv2.COLOR_RGB2GRAY)
+    runs = find_runs(felt)
+    height = photo_tile_height([run.corners for run in runs])
+    pair, lying = runs[1], runs[2]
+    assert height == pytest.approx(64, abs=3)
+    assert any(split.count == 1 and split.lying == 0 for split in splits(grey, pair))  # the photo's tiles unknown
+    assert not any(split.lying is not None for split in splits(grey, pair, height))
+    assert any(split.count == 1 and split.lying == 0 for split in splits(grey, lying, height))
 
 
 def _gingham_with_tinted_faces(fall: float) -> np.ndarray:

@@ -20,7 +20,7 @@ from vision.classify import TileClassifier
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share,
-                            rectify, splits)
+                            photo_tile_height, rectify, splits)
 
 TOP_K = 3  # alternatives reported per tile
 BACK_SURE = 0.85  # a place beside a run holds a face-down tile when this sure of it (0.75 until session 33)
@@ -143,7 +143,9 @@ def preprocess(image: Source) -> Candidates:
     runs = find_runs(small)
     caps = [end_caps(run) for run in runs]
     checks = tuple(_cap_checks(run, flags) for run, flags in zip(runs, backs_possible(small, caps)))
-    per_run = tuple(splits(grey, run) + tuple(cap for cap, check in zip(pair, run_checks) if check is not CapCheck.SKIP)
+    height = photo_tile_height([run.corners for run in runs])
+    per_run = tuple(splits(grey, run, height)
+                    + tuple(cap for cap, check in zip(pair, run_checks) if check is not CapCheck.SKIP)
                     for run, pair, run_checks in zip(runs, caps, checks))
     quads = [quad for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)]
     distinct = {quad: index for index, quad in enumerate(dict.fromkeys(quads))}

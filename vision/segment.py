@@ -75,6 +75,7 @@ HYPOTHESES = 3  # tile counts kept per run for the classifier to settle
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
+LONE_LYING = 0.9  # a run alone may be one lying tile where it is at most this share of the photo's tile height
 FACE_ROW = 0.9  # a row of a lying tile is face where it is this bright (a share of the faces' level)
 TOP_SEARCH = 0.6  # ... looked for in this top share of the run
 STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
@@ -802,10 +803,11 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
     return np.partition(values, k, axis=0)[k].astype(np.float32)
 
 
-def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
+def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tuple[Split, ...]:
     """The HYPOTHESES most seam-like ways to cut the run into tiles, best first, then the count its
     repeat length gives (if not among them), the repeat in step with the faces (`_periodic`, unless
-    it cuts as one of those does), the frame-cut split and the lying-tile splits."""
+    it cuts as one of those does), the frame-cut split and the lying-tile splits (the photo's
+    `photo_tile_height`, where given, tells whether the run is low enough to be one lying tile)."""
     straight = strip(image, run)
     lean, profile = leaning_seams(straight)
     run = replace(run, face=face_share(straight), lean=lean)
@@ -825,7 +827,7 @@ def splits(image: np.ndarray, run: Run) -> tuple[Split, ...]:
     framed = _framed(profile, whole, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
-    return tuple(found) + _lying_splits(run, profile, straight)
+    return tuple(found) + _lying_splits(run, profile, straight, tile_height)
 
 
 def tile_pitch(grey_strip: np.ndarray) -> float | None:
@@ -971,17 +973,21 @@ def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
     return (float(np.mean(inner)) if inner else 0.0) - float(np.mean(missed))
 
 
-def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray) -> tuple[Split, ...]:
+def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray,
+                  tile_height: float | None) -> tuple[Split, ...]:
     """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
     (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others;
-    and a lone tile wider than tall, lying. Cuts are pulled onto seams as in `_split`; each reading
-    says whether the table shows above its lying tile (`step`) and where that tile's face begins (`top`)."""
+    and a lone tile wider than tall, lying, unless the run is more than LONE_LYING of the photo's tile
+    height (a lying tile's face is as high as a standing one is wide: so high a run is two standing
+    tiles). Cuts are pulled onto seams as in `_split`; each reading says whether the table shows above
+    its lying tile (`step`) and where that tile's face begins (`top`)."""
     width, level = len(profile), _face_level(grey_strip)
+    high = tile_height is not None and run.height > LONE_LYING * tile_height
     found = []
     for count in LYING_SETS:
         pitch = width / (count - 1 + 1 / LYING_ASPECT)
         alone = count == 1 and 1.1 <= width / STRIP_HEIGHT <= 1 / ASPECTS[0]  # the run is the lying tile
-        if not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= PITCH_LAGS[1]):
+        if (count == 1 and high) or not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= PITCH_LAGS[1]):
             continue
         for lying in range(count):
             cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
