@@ -515,6 +515,22 @@ def test_confident_tiles_are_never_changed():
 def test_hand_text_takes_four_of_a_kind_as_a_kong():
     assert hand_text(_codes("123m444p567s1111z99p") + ["2f"]) == "123m 44499p 567s [1111z] 2f"
     assert hand_text(["back", "none"]) == ""
+    assert "[" not in hand_text(_codes("111z123m444p567s99p1z"))  # the fourth East lies apart: no kong
+
+
+def test_a_kong_is_four_tiles_side_by_side_not_three_and_a_fourth_apart():
+    """A pung of bamboo 6 read as 6s 9s 6s, and a flower laid apart, of a set the classifier has not
+    seen, read as 6p, 9s a little less: three 9s and a fourth apart are no kong, so the reading that
+    needs one is not a hand, and the tiles stay as read."""
+    codes = _codes("666s11z345p567p222m")
+    alternatives = [_options((code, 0.95)) for code in codes]
+    alternatives[0] = alternatives[2] = _options(("6s", 0.52), ("9s", 0.12), ("4s", 0.05))
+    alternatives[1] = _options(("9s", 0.45), ("4s", 0.14), ("7s", 0.05))
+    lone = _options(("6p", 0.21), ("7p", 0.09), ("9s", 0.08), ("1f", 0.001))
+    runs = [0] * 5 + [1] * 3 + [2] * 3 + [3] * 3 + [4]
+    reading = decode([*alternatives, lone], runs)
+    assert reading.codes[:3] != ("9s", "9s", "9s") and reading.codes[-1] != "9s"
+    assert is_valid(tuple(_codes("9999s11z345p567p222m"))) and not is_valid(tuple(_codes("999s11z345p567p222m9s")))
 
 
 def test_import_vision_loads_neither_opencv_nor_the_model():

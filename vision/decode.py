@@ -338,13 +338,21 @@ def is_valid(codes: tuple[str, ...]) -> bool:
     playing = _playing(codes)
     if not _hand_sized(len(playing)):
         return True  # not a whole hand: nothing more to require
-    return complete_hand(playing) is not None
+    return complete_hand(playing, apart=_apart_fours(codes)) is not None
 
 
-def complete_hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...] = ()) -> Hand | None:
-    """The playing tiles as a complete hand (fours taken as kongs where the count needs it; `kongs`
-    always), or None."""
-    fours = [tile for tile, n in Counter(playing).items() if n == 4 and tile not in kongs]
+def _apart_fours(codes: tuple[str, ...]) -> frozenset[Tile]:
+    """The tiles read four times whose four do not lie side by side: no kong (a kong's tiles do)."""
+    fours = [code for code, n in Counter(codes).items() if n == 4 and code not in NOT_FACES]
+    return frozenset(Tile.parse(code) for code in fours
+                     if not any(codes[i:i + 4] == (code,) * 4 for i in range(len(codes) - 3)))
+
+
+def complete_hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...] = (),
+                  apart: frozenset[Tile] = frozenset()) -> Hand | None:
+    """The playing tiles as a complete hand (fours taken as kongs where the count needs it, but not
+    those `apart`; `kongs` always), or None."""
+    fours = [tile for tile, n in Counter(playing).items() if n == 4 and tile not in kongs and tile not in apart]
     for count in range(len(fours) + 1):
         sets = HAND_SIZES.get(len(playing) - len(kongs) - count)
         if sets is None:
@@ -372,7 +380,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in and which lie
     sideways, a run laid apart that shows a claimed (sideways) tile or backs and is a set becomes a
     meld (exposed; a kong showing backs concealed) when the standing rest completes the hand;
-    otherwise every tile stands, with the kongs the count calls for. Bonus tiles last."""
+    otherwise every tile stands, with the kongs the count calls for (four tiles side by side). Bonus
+    tiles last."""
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
@@ -381,7 +390,7 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     hand = _with_laid_melds(codes, declared)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
-        hand = complete_hand(playing)
+        hand = complete_hand(playing, apart=_apart_fours(tuple(codes)))
         groups = [format_tiles(playing, separator=" ")] if hand is None else []
     if hand is not None:
         groups = [format_tiles(hand.standing, separator=" ")] + [str(meld) for meld in hand.melds]
