@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Place, Run, Split, _ring, _sized_alike, _unlike_table, backs_possible, end_caps,
-                            face_mask, face_share, find_runs, flat_share, photo_tile_height, rectify, splits, stands_out,
-                            tile_pitch)
+from vision.segment import (FACE_SIZE, Place, Run, Split, _reading_order, _ring, _sized_alike, _unlike_table,
+                            backs_possible, end_caps, face_mask, face_share, find_runs, flat_share, photo_tile_height,
+                            rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -183,6 +183,19 @@ def test_tinted_faces_on_gingham_are_found_where_the_light_falls_off():
     (run,) = find_runs(image)
     assert 240 < run.length < 260 and run.height > 60
     assert splits(image, run)[0].count == 4
+
+
+def test_a_pair_whose_box_lies_level_at_the_end_of_a_slanted_row_stays_in_that_row():
+    """Two rows slanting down to the right; the upper one ends in two bonus tiles whose box lies level,
+    and its level line runs through the lower row's middle: the pair belongs to the row whose line
+    it is on, and the lower row stays a row of its own, read after the upper one."""
+    upper = [((113, 138), (227, 167), (217, 207), (103, 178)), ((242, 165), (348, 188), (338, 235), (232, 213)),
+             ((366, 193), (467, 214), (457, 261), (356, 240))]
+    pair = ((480, 224), (545, 224), (545, 270), (480, 270))
+    lower = ((109, 204), (273, 239), (264, 285), (99, 249))
+    runs = _reading_order([*upper, lower, pair])
+    assert [(run.row, run.group) for run in runs] == [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)]
+    assert runs[-1].corners == lower
 
 
 def test_two_rows_are_read_top_first():

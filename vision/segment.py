@@ -724,13 +724,14 @@ def _direction(boxes: list[Quad]) -> np.ndarray:
 
 
 def _same_row(a: Quad, b: Quad) -> bool:
-    """Whether b's centre lies on a's row line (within half a's height), or the other way round."""
-    def near(box: Quad, point: np.ndarray) -> bool:
-        run = Run(box, 0, 0)
-        along = (np.array(box[1]) - np.array(box[0])) / max(run.length, 1e-6)
-        offset = point - _centre(box)
-        return abs(offset[0] * along[1] - offset[1] * along[0]) < 0.5 * run.height
-    return near(a, _centre(b)) or near(b, _centre(a))
+    """Whether the shorter run's centre lies on the longer one's row line, within half the higher
+    one's height: a short run's own slant is the less sure (a pair's box may lie level in a slanted
+    row), and a run cut too low (its faces found in part) still lies in its row."""
+    line, point = (a, b) if Run(a, 0, 0).length >= Run(b, 0, 0).length else (b, a)
+    run = Run(line, 0, 0)
+    along = (np.array(line[1]) - np.array(line[0])) / max(run.length, 1e-6)
+    offset = _centre(point) - _centre(line)
+    return abs(offset[0] * along[1] - offset[1] * along[0]) < 0.5 * max(run.height, Run(point, 0, 0).height)
 
 
 def _rows(boxes: list[Quad]) -> list[list[int]]:
