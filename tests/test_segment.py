@@ -198,6 +198,16 @@ def test_a_pair_whose_box_lies_level_at_the_end_of_a_slanted_row_stays_in_that_r
     assert runs[-1].corners == lower
 
 
+def test_a_run_found_lower_than_its_tiles_is_still_in_their_row():
+    """On gingham the faces of a run were found in part, a box 36 high where the tiles are 55: the
+    shorter run beside it lies on its line within half the higher one's height, not its own."""
+    low = ((141, 139), (345, 198), (335, 233), (131, 174))
+    beside = ((392, 188), (548, 222), (536, 276), (380, 242))
+    below = ((114, 215), (520, 297), (510, 346), (104, 263))
+    runs = _reading_order([beside, below, low])
+    assert [(run.corners, run.row) for run in runs] == [(low, 0), (beside, 0), (below, 1)]
+
+
 def test_two_rows_are_read_top_first():
     small, _ = load(DATA / "row_green.jpg").reduced()
     two_rows = np.vstack([small, small])
