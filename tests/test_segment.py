@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Place, Run, Split, _reading_order, _ring, _sized_alike, _unlike_table,
+from vision.segment import (FACE_SIZE, Place, Run, Split, _reading_order, _ring, _sized_alike, _unlike_table, _unpatterned,
                             backs_possible, end_caps, face_mask, face_share, find_runs, flat_share, photo_tile_height,
                             rectify, splits, stands_out, tile_pitch)
 
@@ -183,6 +183,22 @@ def test_tinted_faces_on_gingham_are_found_where_the_light_falls_off():
     (run,) = find_runs(image)
     assert 240 < run.length < 260 and run.height > 60
     assert splits(image, run)[0].count == 4
+
+
+@pytest.mark.parametrize("turn", [0, 20, 30, 40])
+def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_however_it_is_turned(turn):
+    """Gingham whose light squares are 14 pixels a side, and a row of faces 22 pixels high (with ink)
+    turned by `turn` degrees: the squares are dropped, the row is kept whole, however it is turned
+    (an opening by a square 1.6 checks wide kept it level, but lost a tenth of it turned 30 degrees)."""
+    ys, xs = np.indices((480, 640))
+    whiteness = (200 - 80 * ((xs // 14) % 2) - 80 * ((ys // 14) % 2)).astype(np.uint8)
+    row = cv2.boxPoints(((320, 240), (200, 22), turn)).astype(np.int32)
+    band = cv2.fillPoly(np.zeros((480, 640), np.uint8), [row], 255)
+    whiteness[band > 0] = 230
+    whiteness[(band > 0) & ((xs // 4) % 5 == 0) & ((ys // 4) % 3 == 0)] = 60  # the ink
+    found = _unpatterned(whiteness, ((whiteness > 100) * 255).astype(np.uint8), 14.0)
+    assert np.count_nonzero(found & band) > 0.95 * np.count_nonzero(band)
+    assert np.count_nonzero(found & ~cv2.dilate(band, np.ones((29, 29), np.uint8))) == 0  # no square left
 
 
 def test_a_pair_whose_box_lies_level_at_the_end_of_a_slanted_row_stays_in_that_row():

@@ -29,7 +29,9 @@ PATTERN_SPECK = (0.01, 0.05)  # sides of a table pattern's bright specks, as sha
 PATTERN_SPECKS = 60  # this many such specks make the table patterned
 SPECK_SOLID = 0.8  # a speck fills this share of its bounding box at least (a tile face has ink holes)
 SPECK_SPREAD = 0.5  # ... and is within this share of the typical speck's area
-SPECK_OPEN = 1.6  # specks are removed by an opening this many speck sides wide
+SPECK_CLOSE = 0.8  # a face's ink among the bright pixels is closed over this many speck sides
+SPECK_OPEN = 1.45  # specks (and nearer the camera, larger ones) are removed by an opening with a disc this
+# many speck sides across: a row of faces turned 45 degrees keeps its width (a square would need it 1.4 times wider)
 LOCAL_REACH = 3.0  # on a patterned cloth, how white it is around a pixel is taken over this many speck sides
 LOCAL_SHARE = 0.8  # ... and a face is at least this share as white (a tinted face under a gradient of light)
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
@@ -365,13 +367,11 @@ def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, speck: float) -> np.nd
     light falling across the photo; the stripes between the squares are less white) in blobs too
     big to be a speck of the pattern. (What is unlike the cloth's colours, with the gaps closed, is
     added to it: a tinted tile body can pass for the cloth's light squares, its ink and side wall do not.)"""
-    side = round(SPECK_OPEN * speck) | 1
     reach = round(LOCAL_REACH * speck) | 1
     local = cv2.blur(cv2.dilate(whiteness, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))), (reach, reach))
     bright = ((whiteness > LOCAL_SHARE * local.astype(np.float32)) & (mask > 0)).astype(np.uint8) * 255
-    for operation, width in ((cv2.MORPH_CLOSE, side // 2 | 1), (cv2.MORPH_OPEN, side)):  # fill ink, drop specks
-        bright = _morphology(bright, operation, width)
-    return bright
+    bright = _morphology(bright, cv2.MORPH_CLOSE, round(SPECK_CLOSE * speck) | 1)  # the ink filled
+    return _morphology(bright, cv2.MORPH_OPEN, round(SPECK_OPEN * speck) | 1, cv2.MORPH_ELLIPSE)  # specks dropped
 
 
 def _speck_side(bright: np.ndarray) -> float | None:
@@ -390,9 +390,9 @@ def _speck_side(bright: np.ndarray) -> float | None:
     return float(np.sqrt(typical))
 
 
-def _morphology(mask: np.ndarray, operation: int, width: int) -> np.ndarray:
-    """A square-kernel operation that takes the world beyond the photo's edge for table."""
-    element = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
+def _morphology(mask: np.ndarray, operation: int, width: int, shape: int = cv2.MORPH_RECT) -> np.ndarray:
+    """A morphological operation (a square kernel, or `shape`) that takes the world beyond the photo's edge for table."""
+    element = cv2.getStructuringElement(shape, (width, width))
     return cv2.morphologyEx(mask, operation, element, borderType=cv2.BORDER_CONSTANT, borderValue=0)
 
 
