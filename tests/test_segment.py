@@ -201,6 +201,23 @@ def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_ho
     assert np.count_nonzero(found & ~cv2.dilate(band, np.ones((29, 29), np.uint8))) == 0  # no square left
 
 
+def test_glare_on_a_checked_cloth_beside_a_row_is_not_taken_for_tiles():
+    """A spot of glare lightens a blue gingham out of its colours beside a row of 14 faces 360 wide:
+    its dark checks still show in their lattice, so it is cloth, and the row is found on its own."""
+    ys, xs = np.indices((480, 640))
+    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
+    cream = np.array([225.0, 228.0, 245.0])
+    cloth = cream + share[..., None] * (np.array([60.0, 90.0, 200.0]) - cream)
+    cloth[200:240, 120:480] = (170, 150, 190)  # the side walls below the faces
+    cloth[200:232, 120:480] = (238, 234, 240)
+    for left in range(120, 480, 26):
+        cloth[200:232, left:left + 2] = (150, 150, 160)  # the seam
+        cloth[208:224, left + 8:left + 18] = (200, 40, 40)  # the ink
+    glare = 153 * np.exp(-((xs - 420) ** 2 + (ys - 170) ** 2) / (2 * 58.0 ** 2))
+    (run,) = find_runs(np.clip(cloth + glare[..., None], 0, 255).astype(np.uint8))
+    assert 340 < run.length < 380 and run.height < 50
+
+
 def test_a_pair_whose_box_lies_level_at_the_end_of_a_slanted_row_stays_in_that_row():
     """Two rows slanting down to the right; the upper one ends in two bonus tiles whose box lies level,
     and its level line runs through the lower row's middle: the pair belongs to the row whose line

@@ -32,6 +32,11 @@ SPECK_SPREAD = 0.5  # ... and is within this share of the typical speck's area
 SPECK_CLOSE = 0.8  # a face's ink among the bright pixels is closed over this many speck sides
 SPECK_OPEN = 1.45  # specks (and nearer the camera, larger ones) are removed by an opening with a disc this
 # many speck sides across: a row of faces turned 45 degrees keeps its width (a square would need it 1.4 times wider)
+CHECK_SIDES = (0.5, 1.5)  # the cloth's dark checks: solid dark blobs this many speck sides a side
+GLARE_CHECKS = 4  # what is unlike the cloth yet holds this many of its dark checks in their lattice is the
+# cloth in glare (brightened out of its colours), not tiles
+LATTICE_STEP = (0.75, 1.25)  # a check is in the lattice where others lie this share of the lattice's step
+LATTICE_ACROSS = 0.5  # ... away in two directions across each other (the cosine between them at most this)
 LOCAL_REACH = 3.0  # on a patterned cloth, how white it is around a pixel is taken over this many speck sides
 LOCAL_SHARE = 0.8  # ... and a face is at least this share as white (a tinted face under a gradient of light)
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
@@ -194,6 +199,7 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     speck = _pattern_speck(whiteness, mask)
     if speck is not None:
         unlike = _morphology(_closed_unlike(image), cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
+        unlike = _without_glare(unlike, _dark_checks(mask, speck))
         mask = _unpatterned(whiteness, mask, speck) | unlike
         lit_mask = (_unpatterned(lit, lit_mask, speck) | unlike) if shaded else lit_mask
     found = _cleaned(mask)
@@ -372,6 +378,49 @@ def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, speck: float) -> np.nd
     bright = ((whiteness > LOCAL_SHARE * local.astype(np.float32)) & (mask > 0)).astype(np.uint8) * 255
     bright = _morphology(bright, cv2.MORPH_CLOSE, round(SPECK_CLOSE * speck) | 1)  # the ink filled
     return _morphology(bright, cv2.MORPH_OPEN, round(SPECK_OPEN * speck) | 1, cv2.MORPH_ELLIPSE)  # specks dropped
+
+
+def _dark_checks(mask: np.ndarray, speck: float) -> np.ndarray:
+    """The centres (x, y) of a checked cloth's dark checks: solid blobs outside the whiteness mask,
+    CHECK_SIDES speck sides a side."""
+    _, _, stats, centres = cv2.connectedComponentsWithStats(cv2.bitwise_not(mask))
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    sides = np.sqrt(areas) / speck
+    solid = areas >= SPECK_SOLID * stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]
+    return centres[1:][solid & (sides > CHECK_SIDES[0]) & (sides < CHECK_SIDES[1])]
+
+
+def _without_glare(unlike: np.ndarray, checks: np.ndarray) -> np.ndarray:
+    """`unlike` less its blobs that hold GLARE_CHECKS of the cloth's dark checks in their lattice
+    (`_in_lattice`): glare on a checked cloth lightens it out of its colours, yet its checks still show.
+    (The ink of a face can make a dark blob a check's size, but not a lattice of them.)"""
+    count, labels = cv2.connectedComponents(unlike)
+    if count < 2 or len(checks) < 2:
+        return unlike
+    at = np.round(checks).astype(int)
+    inside = labels[np.clip(at[:, 1], 0, unlike.shape[0] - 1), np.clip(at[:, 0], 0, unlike.shape[1] - 1)]
+    held = np.flatnonzero(inside)
+    held = held[_in_lattice(checks, held)]
+    counts = np.bincount(inside[held], minlength=count)
+    glare = np.flatnonzero(counts >= GLARE_CHECKS)
+    return unlike if not len(glare) else np.where(np.isin(labels, glare), 0, unlike).astype(np.uint8)
+
+
+def _in_lattice(points: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """For the points of index `which`, whether other points lie about the lattice's step away (the
+    median distance to the nearest point, of every fourth point: LATTICE_STEP of it) in two directions
+    across each other."""
+    rows = np.concatenate([which, np.arange(0, len(points), 4)])
+    offsets = points[None, :, :] - points[rows][:, None, :]
+    distances = np.hypot(offsets[..., 0], offsets[..., 1])
+    distances[np.arange(len(rows)), rows] = np.inf
+    step = float(np.median(distances[len(which):].min(axis=1)))
+    found = np.zeros(len(which), bool)
+    for index, (offset, distance) in enumerate(zip(offsets[:len(which)], distances)):
+        near = offset[(distance > LATTICE_STEP[0] * step) & (distance < LATTICE_STEP[1] * step)]
+        directions = near / np.linalg.norm(near, axis=1)[:, None]
+        found[index] = bool((np.abs(directions @ directions.T) <= LATTICE_ACROSS).any())
+    return found
 
 
 def _speck_side(bright: np.ndarray) -> float | None:
