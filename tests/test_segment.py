@@ -8,8 +8,8 @@ import pytest
 
 from vision.io import load
 from vision.segment import (FACE_SIZE, Place, Run, Split, _reading_order, _ring, _sized_alike, _unlike_table, _unpatterned,
-                            backs_possible, end_caps, face_mask, face_share, find_runs, flat_share, photo_tile_height,
-                            rectify, splits, stands_out, tile_pitch)
+                            backs_possible, end_caps, face_mask, face_share, find_runs, flat_share, lower_edge,
+                            photo_tile_height, rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -407,6 +407,31 @@ def test_a_dark_back_on_a_grainy_cloth_passes_for_its_shade_not_for_bare_cloth()
     image[100:180, 140:200] = image[10:90, 140:200]  # bare cloth there instead
     image[100:180, 320:380] = image[10:90, 320:380]
     assert backs_possible(image, [end_caps(run)]) == ((Place.BARE, Place.BARE),)
+
+
+def _felt_with_a_pair() -> np.ndarray:
+    """Grainy teal felt and two faces 80 high (200-320 across), with their light lower edge and shadow."""
+    image = np.full((300, 500, 3), (30, 110, 120), float) + np.random.default_rng(2).normal(0, 6, (300, 500, 3))
+    image[100:180, 200:320] = (238, 232, 210)
+    image[180:186, 200:320] = (200, 196, 180)  # the side wall
+    image[186:194, 200:320] = (12, 50, 55)  # the shadow
+    return image
+
+
+def test_a_back_the_colour_of_the_felt_shows_its_light_lower_edge_bare_felt_does_not():
+    """Green backs on green felt: the places beside the pair are the felt's colour either way, but a
+    face-down tile there shows its light face layer as a thin band at its foot, then its shadow."""
+    run = Run(((200, 100), (320, 100), (320, 180), (200, 180)), 0, 0)
+    image = _felt_with_a_pair()
+    assert [lower_edge(np.clip(image, 0, 255).astype(np.uint8), cap) for cap in end_caps(run)] == [False, False]
+    assert backs_possible(np.clip(image, 0, 255).astype(np.uint8), [end_caps(run)]) == ((Place.BARE, Place.BARE),)
+    image[176:182, 140:200] = image[176:182, 320:380] = (225, 220, 200)  # the backs' face layers
+    image[182:190, 140:200] = image[182:190, 320:380] = (12, 50, 55)  # their shadows
+    image = np.clip(image, 0, 255).astype(np.uint8)
+    assert [lower_edge(image, cap) for cap in end_caps(run)] == [True, True]
+    assert backs_possible(image, [end_caps(run)]) == ((Place.SHADE, Place.SHADE),)
+    image[182:260, 140:200] = (238, 232, 210)  # a light band at the foot, then more tiles: not a lone back's edge
+    assert not lower_edge(image, end_caps(run)[0])
 
 
 def test_a_back_wider_than_the_place_beside_a_run_may_still_stand_there():

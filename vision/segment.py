@@ -90,6 +90,10 @@ GROUP_GAP = 0.1  # runs closer than this share of a tile's height belong to one 
 CAP_CONTRAST = 30  # colour difference (0-255) between a back and the table beyond it, at least
 CAP_ASPECT = 0.75  # width / height of the places beside a run checked for face-down tiles
 CAP_UNLIKE = 0.4  # ... and the share of such a place unlike the table, at least, for a face-down tile to stand there
+EDGE_SAMPLE = (16, 24, 0.2)  # columns, rows a place beside a run is sampled at, over its height and this share more below
+EDGE_RISE = 30  # grey levels: a face-down tile's lower edge (its light face layer) is this much lighter than the
+EDGE_BODY = 0.7  # ... place above it (this top share of its height: the back); a thin band (EDGE_ROWS sampled rows at
+EDGE_ROWS = 3  # ... most) below that share, with the place's level again beneath it (its shadow, not more tiles)
 FLAT_LEVELS = 25  # 0-255 per channel: a face-down tile's pixels are this close to their median colour
 FLAT_MARGINS = (0.08, 0.15)  # shares of a crop left out when judging its flatness: top and sides, bottom (side wall)
 FLAT_SHARE = 0.8  # ... and a face-down tile is flat over this share of the rest, at least
@@ -1094,11 +1098,13 @@ class Place(Enum):
 def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[Place, Place], ...]:
     """For each run's two end caps, whether a face-down tile may stand there (BACK): the cap
     `stands_out`, or is one flat colour unlike the photo's outer ring (a back wider than the cap, or
-    its shadow, leaves little table beyond it), and at least CAP_UNLIKE of it is unlike every colour
+    its shadow, leaves little table beyond it), or shows a tile's `lower_edge` (a back the table's
+    colour), and at least CAP_UNLIKE of it is unlike every colour
     of the table; SHADE where only the first holds (beside a run on a plaid, a dark square differs
     from the light one beyond it, yet is table)."""
     edge = np.median(_ring(image)[::7], axis=0)
-    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) for cap in pair) for pair in caps]
+    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) or lower_edge(image, cap) for cap in pair)
+                  for pair in caps]
     if not any(flag for pair in candidates for flag in pair):
         return tuple((Place.BARE, Place.BARE) for _ in caps)
     table = _table_colours(image)
@@ -1117,6 +1123,25 @@ def stands_out(image: np.ndarray, cap: Split) -> bool:
     beyond = Split(cap.run, (b, 2 * b - a) if a >= 1.0 else (2 * a - b, a), 0.0)
     means = [_mean_colour(image, split.quads(1.0)[0]) for split in (cap, beyond)]
     return float(np.abs(means[0] - means[1]).max()) >= CAP_CONTRAST
+
+
+def lower_edge(image: np.ndarray, cap: Split) -> bool:
+    """Whether an end cap shows a face-down tile's lower edge: a thin band EDGE_RISE lighter than the
+    place above it, across it (each sampled row's median), at its foot, and its level again beneath
+    (the face layer of a tile lying face down, then its shadow; a back the colour of the table, green
+    backs on green felt, shows little else). Bare table shows no such band; more tiles below stay light."""
+    columns, rows, below = EDGE_SAMPLE
+    top_left, top_right, bottom_right, bottom_left = np.float32(cap.quads(1.0)[0])
+    reach = np.float32([bottom_right + below * (bottom_right - top_right), bottom_left + below * (bottom_left - top_left)])
+    quad = np.float32([top_left, top_right, *reach])
+    target = np.float32([[0, 0], [columns, 0], [columns, rows], [0, rows]])
+    grey = cv2.warpPerspective(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY), cv2.getPerspectiveTransform(quad, target),
+                               (columns, rows), borderMode=cv2.BORDER_REPLICATE)
+    levels = np.median(grey, axis=1)
+    foot = round(EDGE_BODY * rows / (1 + below))
+    bright = np.flatnonzero(levels >= np.median(levels[:foot]) + EDGE_RISE)
+    return bool(0 < len(bright) <= EDGE_ROWS and bright[0] >= foot and bright[-1] < rows - 1
+                and levels[-1] < levels[bright].min() - EDGE_RISE)
 
 
 def flat_share(crop: np.ndarray) -> float:
