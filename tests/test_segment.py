@@ -201,6 +201,31 @@ def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_ho
     assert np.count_nonzero(found & ~cv2.dilate(band, np.ones((29, 29), np.uint8))) == 0  # no square left
 
 
+def _two_groups_on_gingham(gap: int) -> np.ndarray:
+    """Two groups of three tinted faces 24 wide and 30 high (with ink, seams and a dark side wall)
+    on a cream and blue gingham whose squares are 14 pixels a side, ``gap`` pixels apart."""
+    ys, xs = np.indices((480, 640))
+    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
+    cream = np.array([228.0, 216.0, 188.0])
+    cloth = cream + share[..., None] * (np.array([70.0, 100.0, 170.0]) - cream)
+    for left in [200 + 24 * index + gap * (index >= 3) for index in range(6)]:
+        cloth[200:236, left:left + 24] = (130, 30, 40)  # the side wall
+        cloth[200:230, left:left + 24] = (208, 217, 163)
+        cloth[200:230, left] = (90, 90, 70)  # the seam
+        cloth[208:222, left + 7:left + 17] = (40, 40, 40)  # the ink
+    return cloth.astype(np.uint8)
+
+
+@pytest.mark.parametrize(("gap", "counts"), [(0, [6]), (8, [3, 3])])
+def test_groups_a_little_apart_on_a_checked_cloth_are_cut_where_the_cloth_shows(gap, counts):
+    """Closing the mask over the cloth's checks bridges a gap of 8 pixels between two groups; the
+    cloth showing there, no face's white nor anything unlike it, cuts the run (touching tiles stay one)."""
+    image = _two_groups_on_gingham(gap)
+    runs = find_runs(image)
+    assert [splits(image, run)[0].count for run in runs] == counts
+    assert [run.group for run in runs] == list(range(len(counts)))
+
+
 def test_glare_on_a_checked_cloth_beside_a_row_is_not_taken_for_tiles():
     """A spot of glare lightens a blue gingham out of its colours beside a row of 14 faces 360 wide:
     its dark checks still show in their lattice, so it is cloth, and the row is found on its own."""

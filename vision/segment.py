@@ -39,6 +39,8 @@ LATTICE_STEP = (0.75, 1.25)  # a check is in the lattice where others lie this s
 LATTICE_ACROSS = 0.5  # ... away in two directions across each other (the cosine between them at most this)
 LOCAL_REACH = 3.0  # on a patterned cloth, how white it is around a pixel is taken over this many speck sides
 LOCAL_SHARE = 0.8  # ... and a face is at least this share as white (a tinted face under a gradient of light)
+CLOTH_GAP = (0.6, 0.2)  # a run on such a cloth is cut where columns (of its middle 80%) are at least this share
+# cloth (`_cloth`), over this share of its height across at least: a gap between two groups the closings bridged
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
 TABLE_COLOURS = 3  # colours of a patterned cloth (e.g. gingham: dark, mixed, light)
 TABLE_MARGIN = 8.0  # Lab units: a pixel this far from every blend of table colours at least is not table
@@ -192,22 +194,31 @@ def face_mask(image: np.ndarray) -> np.ndarray:
     """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up; on a table as
     light as the faces, what the faces' outlines enclose. Faces in a shadow are found with the
     light evened out (`_evened`) where that continues a blob along its row (`_with_shaded`)."""
+    return _face_and_cloth(image)[0]
+
+
+def _face_and_cloth(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The `face_mask`, and on a checked or plaid cloth, the pixels that are plainly cloth (`_cloth`;
+    else None)."""
     _, saturation, value = cv2.split(cv2.cvtColor(image, cv2.COLOR_RGB2HSV))
     whiteness = cv2.subtract(value, saturation)
     mask = _otsu(whiteness)
     if _light_table(image, mask):
-        return _cleaned(_outlined(image))
+        return _cleaned(_outlined(image)), None
     lit = cv2.subtract(_evened(value, saturation, mask), saturation)
     lit_mask = _otsu(lit)
     shaded = not _light_table(image, lit_mask)  # else evened, the table passes for faces: left as found
     speck = _pattern_speck(whiteness, mask)
+    cloth = None
     if speck is not None:
-        unlike = _morphology(_closed_unlike(image), cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
+        raw = _unlike_table(image)
+        unlike = _morphology(_closed_unlike(raw), cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
         unlike = _without_glare(unlike, _dark_checks(mask, speck))
         mask = _unpatterned(whiteness, mask, speck) | unlike
         lit_mask = (_unpatterned(lit, lit_mask, speck) | unlike) if shaded else lit_mask
+        cloth = _cloth(whiteness, raw, speck)
     found = _cleaned(mask)
-    return _with_shaded(found, _cleaned(lit_mask), saturation) if shaded else found
+    return (_with_shaded(found, _cleaned(lit_mask), saturation) if shaded else found), cloth
 
 
 def _otsu(whiteness: np.ndarray) -> np.ndarray:
@@ -359,9 +370,9 @@ def _outlines(image: np.ndarray) -> np.ndarray:
     return edges
 
 
-def _closed_unlike(image: np.ndarray) -> np.ndarray:
-    """What is unlike the table (a tile's ink and side wall), closed over LIGHT_CLOSE and filled."""
-    return _filled(_morphology(_unlike_table(image), cv2.MORPH_CLOSE, round(LIGHT_CLOSE * max(image.shape[:2])) | 1))
+def _closed_unlike(unlike: np.ndarray) -> np.ndarray:
+    """What is unlike the table (`_unlike_table`: a tile's ink and side wall), closed over LIGHT_CLOSE and filled."""
+    return _filled(_morphology(unlike, cv2.MORPH_CLOSE, round(LIGHT_CLOSE * max(unlike.shape[:2])) | 1))
 
 
 def _pattern_speck(whiteness: np.ndarray, mask: np.ndarray) -> float | None:
@@ -373,15 +384,41 @@ def _pattern_speck(whiteness: np.ndarray, mask: np.ndarray) -> float | None:
 
 def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, speck: float) -> np.ndarray:
     """On a checked or plaid cloth whose bright specks are `speck` pixels a side: the pixels of the
-    mask nearly as white as the whitest of the cloth around them (its light squares, whatever the
-    light falling across the photo; the stripes between the squares are less white) in blobs too
-    big to be a speck of the pattern. (What is unlike the cloth's colours, with the gaps closed, is
-    added to it: a tinted tile body can pass for the cloth's light squares, its ink and side wall do not.)"""
-    reach = round(LOCAL_REACH * speck) | 1
-    local = cv2.blur(cv2.dilate(whiteness, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))), (reach, reach))
-    bright = ((whiteness > LOCAL_SHARE * local.astype(np.float32)) & (mask > 0)).astype(np.uint8) * 255
+    mask `_locally_white` in blobs too big to be a speck of the pattern. (What is unlike the cloth's
+    colours, with the gaps closed, is added to it: a tinted tile body can pass for the cloth's light
+    squares, its ink and side wall do not.)"""
+    bright = (_locally_white(whiteness, speck) & (mask > 0)).astype(np.uint8) * 255
     bright = _morphology(bright, cv2.MORPH_CLOSE, round(SPECK_CLOSE * speck) | 1)  # the ink filled
     return _morphology(bright, cv2.MORPH_OPEN, round(SPECK_OPEN * speck) | 1, cv2.MORPH_ELLIPSE)  # specks dropped
+
+
+def _locally_white(whiteness: np.ndarray, speck: float) -> np.ndarray:
+    """Whether each pixel is nearly as white as the whitest of the cloth around it (its light squares,
+    whatever the light falling across the photo; the stripes between the squares are less white)."""
+    reach = round(LOCAL_REACH * speck) | 1
+    local = cv2.blur(cv2.dilate(whiteness, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach))), (reach, reach))
+    return whiteness > LOCAL_SHARE * local.astype(np.float32)
+
+
+def _cloth(whiteness: np.ndarray, unlike: np.ndarray, speck: float) -> np.ndarray:
+    """On a checked or plaid cloth, what is plainly cloth: neither `_locally_white` (as a face is, or
+    the cloth's light squares) nor unlike its colours (`_unlike_table`: ink, side walls). A mask of 0/255."""
+    return ((~_locally_white(whiteness, speck)) & (unlike == 0)).astype(np.uint8) * 255
+
+
+def _apart(cloth: np.ndarray, box: Quad) -> list[Quad]:
+    """A run on a checked or plaid cloth cut where the cloth shows through it (`CLOTH_GAP`, away from
+    its ends): the gaps between groups laid apart, which closing the mask bridged."""
+    run = Run(box, 0, 0)
+    width = max(8, round(run.length * STRIP_HEIGHT / run.height))
+    share, across = CLOTH_GAP
+    strip = _warp_grey(cloth, box, (width, STRIP_HEIGHT))[round(0.1 * STRIP_HEIGHT):round(0.9 * STRIP_HEIGHT)]
+    shown = np.concatenate([[False], strip.mean(axis=0) >= share * 255, [False]])
+    edges = np.flatnonzero(np.diff(shown.astype(np.int8)))  # starts and ends of the columns showing cloth
+    end = ASPECTS[0] * STRIP_HEIGHT / 2
+    gaps = [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b - a >= across * STRIP_HEIGHT and a > end and b < width - end]
+    shares = [0.0] + [cut / width for gap in gaps for cut in gap] + [1.0]
+    return [_at_shares(box, [(a, 0.0), (b, 0.0), (b, 1.0), (a, 1.0)]) for a, b in zip(shares[::2], shares[1::2])]
 
 
 def _dark_checks(mask: np.ndarray, speck: float) -> np.ndarray:
@@ -510,12 +547,15 @@ def _segment_distance(pixels: np.ndarray, segments: list[tuple[np.ndarray, np.nd
 
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     """Runs of touching tiles in a reduced RGB image, in reading order."""
-    mask = face_mask(image)
+    mask, cloth = _face_and_cloth(image)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_AREA * mask.size
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
     blobs = [(c, _blob_rows(grey, mask, c)) for c in contours if cv2.contourArea(c) >= min_area]
-    return _reading_order(_sized_alike([band for band in _rows_of_a_size(mask, blobs) if _plausible(band)]))
+    bands = _rows_of_a_size(mask, blobs)
+    if cloth is not None:
+        bands = [part for band in bands for part in _apart(cloth, band)]
+    return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
 
 
 def _rows_of_a_size(mask: np.ndarray, blobs: list[tuple[np.ndarray, list[Quad]]]) -> list[Quad]:
