@@ -137,33 +137,40 @@ def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     assert _back(cap, row(back=0.8, none=0.19), inked, classes) is None  # not sure enough where not one colour
 
 
-def test_backs_the_colour_of_the_table_count_at_both_ends_of_two_faces_alike():
+def test_backs_of_the_tables_colours_count_at_both_ends_of_two_faces_alike():
     from vision.pipeline import CapCheck, _ends, classifier
     from vision.segment import Run, end_caps
 
     classes = classifier().classes
     lead, trail = end_caps(Run(((0, 0), (60, 0), (60, 40), (0, 40)), 0, 0))
-    felt = np.full((128, 96, 3), (40, 110, 60), np.uint8)  # green backs on green felt: the table's colour
-    back, table = _rows(classes, {"back": 0.85}), _rows(classes, {"back": 0.3, "none": 0.6})
+    felt = np.full((128, 96, 3), (40, 110, 60), np.uint8)  # green backs on green felt: one flat colour
+    back, dark = _rows(classes, {"back": 0.85}), _rows(classes, {"back": 0.3, "none": 0.65})
     two = _rows(classes, {"2s": 0.9, "3s": 0.05}, {"2s": 0.5, "3s": 0.4})
-    kong = (CapCheck.KONG_END, CapCheck.KONG_END)
+    shade = (CapCheck.KONG_SHADE, CapCheck.KONG_SHADE)  # places apart from the table yet of its colours
 
-    def ends(faces, first=back, second=back, checks=kong):
+    def ends(faces, first=dark, second=dark, checks=shade):
         return [end is not None for end in _ends(((lead, first, felt), (trail, second, felt)), checks, faces, classes)]
 
-    assert ends(two) == [True, True]
-    assert ends(two, second=table) == [False, False]  # a pair laid apart: table at one end
+    assert ends(two) == [True, True]  # no face, flat: a back passing for the table's shade, or its colour
+    assert ends(two, first=back, second=back) == [True, True]
+    assert ends(two, second=_rows(classes, {"5p": 0.9})) == [False, False]  # a face at one end: no kong
     assert ends(_rows(classes, {"2s": 0.9}, {"7m": 0.9})) == [False, False]  # two faces unlike
     assert ends(_rows(classes, {"4f": 0.5, "2s": 0.3}, {"2s": 0.9})) == [False, False]  # a flower beside it
     assert ends(np.vstack([two, two[:1]])) == [False, False]  # three faces: not a kong's middle
-    sure = _rows(classes, {"back": 0.9})
-    assert ends(two, first=sure, second=table, checks=(CapCheck.BACK, CapCheck.KONG_END)) == [True, False]
-    # places apart from the table yet of its colours (a dark back passing for its shadow): no face, flat
-    shade, dark = (CapCheck.KONG_SHADE, CapCheck.KONG_SHADE), _rows(classes, {"back": 0.3, "none": 0.65})
-    assert ends(two, first=dark, second=dark, checks=shade) == [True, True]
-    assert ends(two, first=dark, second=dark) == [False, False]  # bare table there: the classifier must be sure
-    assert ends(_rows(classes, {"2s": 0.9}, {"7m": 0.9}), first=dark, second=dark, checks=shade) == [False, False]
-    assert ends(two, first=dark, second=dark, checks=(CapCheck.KONG_SHADE, CapCheck.KONG_END)) == [False, False]
+    sure = _rows(classes, {"back": 0.9})  # a back unlike the table, beside bare table (not read: None)
+    assert [end is not None for end in _ends(((lead, sure, felt), None), (CapCheck.BACK, CapCheck.SKIP), two,
+                                             classes)] == [True, False]
+
+
+def test_only_places_apart_from_the_table_beside_a_pair_are_read_for_a_kongs_backs():
+    """Bare table beside two faces is not read for backs: on bare felt of a back's colour the classifier
+    may be sure of one, and two bonus tiles laid apart, read as two faces alike, made a concealed kong."""
+    from vision.pipeline import CapCheck, _cap_checks
+    from vision.segment import Place, Run
+
+    pair, row = Run(((0, 0), (80, 0), (80, 40), (0, 40)), 0, 0), Run(((0, 0), (400, 0), (400, 40), (0, 40)), 0, 0)
+    assert _cap_checks(pair, (Place.BARE, Place.SHADE)) == (CapCheck.SKIP, CapCheck.KONG_SHADE)
+    assert _cap_checks(row, (Place.SHADE, Place.BACK)) == (CapCheck.SKIP, CapCheck.BACK)
 
 
 def test_sample_hand_is_a_complete_winning_hand(recognize):

@@ -110,10 +110,9 @@ class CapCheck(Enum):
 
     SKIP = "skip"  # nothing: no face-down tile can stand there (the table's own colour, or bare table)
     BACK = "back"  # a face-down tile, by `_back`
-    KONG_END = "kong end"  # a face-down tile only as an end of a concealed kong whose two faces show between
-    # two backs (`_kong_end`): then a back the colour of the table (green backs on green felt) still counts
-    KONG_SHADE = "kong shade"  # ... and where the place is apart from the table yet of its colours (a dark back
-    # passes for the table's shadow), by `_back`: the place's colour and the kong's shape are the evidence
+    KONG_SHADE = "kong shade"  # a face-down tile only as an end of a concealed kong whose two faces show between
+    # two backs, where the place is apart from the table yet of its colours (a dark back passes for the table's
+    # shadow; a back the table's colour shows its lower edge), by `_back`: the place and the kong's shape are the evidence
 
 
 @dataclass(frozen=True)
@@ -155,10 +154,12 @@ def preprocess(image: Source) -> Candidates:
 
 def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapCheck]:
     """Each end cap: BACK where a face-down tile may stand (`backs_possible`), else, beside a run short
-    enough to be two tiles, KONG_SHADE where the place is the table's shade and KONG_END where it is bare."""
+    enough to be two tiles, KONG_SHADE where the place is the table's shade; SKIP where it is bare (the
+    classifier may be sure of a back on bare felt of a back's colour: two bonus tiles laid apart, read as
+    two faces alike, were taken for a concealed kong)."""
     short = run.length <= PAIR_LENGTH * run.height
-    checks = {Place.BACK: CapCheck.BACK, Place.SHADE: CapCheck.KONG_SHADE, Place.BARE: CapCheck.KONG_END}
-    return tuple(checks[place] if short or place is Place.BACK else CapCheck.SKIP for place in places)
+    return tuple(CapCheck.BACK if place is Place.BACK
+                 else CapCheck.KONG_SHADE if short and place is Place.SHADE else CapCheck.SKIP for place in places)
 
 
 def infer(candidates: Candidates) -> np.ndarray:
@@ -261,12 +262,11 @@ def _overlaps(earlier: Split, cap: Split) -> bool:
 def _ends(caps: tuple[tuple[Split, np.ndarray, np.ndarray] | None, ...], checks: tuple[CapCheck, CapCheck],
           faces: np.ndarray, classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray] | None]:
     """A run's two end caps (split, rows, crop; None where SKIP) as face-down tiles or None, each by its
-    check; KONG_END and KONG_SHADE backs count only beside two faces alike (`_alike_pair`) and at both
+    check; KONG_SHADE backs count only beside two faces alike (`_alike_pair`) and at both
     ends (a kong shows backs at both; a pair laid apart on a flat table has table at one). ``faces``:
     the run's chosen split's rows."""
     pair = _alike_pair(faces, classes)
-    readers = {CapCheck.BACK: _back, CapCheck.KONG_END: _kong_end if pair else None,
-               CapCheck.KONG_SHADE: _back if pair else None}
+    readers = {CapCheck.BACK: _back, CapCheck.KONG_SHADE: _back if pair else None}
     ends = [None if cap is None or readers[check] is None else readers[check](*cap, classes)
             for cap, check in zip(caps, checks)]
     if None in ends:
@@ -282,15 +282,6 @@ def _alike_pair(faces: np.ndarray, classes: tuple[str, ...]) -> bool:
     tops = [[classes[i] for i in np.argsort(row)[::-1][:TOP_K]] for row in faces]
     common = [code for code in tops[0] if code in tops[1] and tile_kind(code) == "playing"]
     return bool(common) and all(tile_kind(top[0]) == "playing" for top in tops)
-
-
-def _kong_end(cap: Split, rows: np.ndarray, crop: np.ndarray,
-              classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
-    """An end cap as a back of a concealed kong, or None: BACK_SURE of a back and one flat colour.
-    Such backs may be the table's colour: the kong's shape is the evidence."""
-    if "back" not in classes or rows[0][classes.index("back")] < BACK_SURE or flat_share(crop) < FLAT_SHARE:
-        return None
-    return cap, rows
 
 
 def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
