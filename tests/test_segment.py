@@ -1,6 +1,7 @@
 """Segmentation without the model: runs, reading order, and the best seam-based split of each run."""
 
 from pathlib import Path
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -162,18 +163,33 @@ def test_a_run_as_high_as_the_photos_tiles_is_two_standing_tiles_not_one_lying()
     assert any(split.count == 1 and split.lying == 0 for split in splits(grey, lying, height))
 
 
+def _gingham(light: tuple[float, ...], dark: tuple[float, ...]) -> np.ndarray:
+    """A gingham 640 x 480 (float RGB), squares 14 pixels a side: ``light``, ``dark`` where two stripes cross."""
+    ys, xs = np.indices((480, 640))
+    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
+    return np.array(light) + share[..., None] * (np.array(dark) - np.array(light))
+
+
+def _lay_faces(cloth: np.ndarray, lefts: Sequence[int], size: tuple[int, int, int], colours: tuple[tuple[int, ...], ...],
+               ink: tuple[int, int, int, int]) -> np.ndarray:
+    """Faces from row 200 on, each at one of ``lefts``: ``size`` (width, face height, side wall below it),
+    ``colours`` (face, side wall, seam at its left, ink), ``ink`` its box (top, bottom, left, right) in the face."""
+    width, height, wall = size
+    face, side, seam, dark = colours
+    top, bottom, start, end = ink
+    for left in lefts:
+        cloth[200:200 + height + wall, left:left + width] = side
+        cloth[200:200 + height, left:left + width] = face
+        cloth[200:200 + height, left:left + 2] = seam
+        cloth[200 + top:200 + bottom, left + start:left + end] = dark
+    return cloth
+
+
 def _gingham_with_tinted_faces(fall: float) -> np.ndarray:
     """Four yellowish-green faces with ink and a dark side wall on a cream and blue gingham,
     the light falling off to ``fall`` of its strength at the left edge."""
-    ys, xs = np.indices((480, 640))
-    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
-    cream = np.array([228.0, 216.0, 188.0])
-    cloth = cream + share[..., None] * (np.array([70.0, 100.0, 170.0]) - cream)
-    cloth[200:300, 80:328] = (130, 30, 40)  # the side walls below the faces
-    cloth[200:280, 80:328] = (208, 217, 163)
-    for left in range(80, 328, 62):
-        cloth[200:280, left:left + 2] = (90, 90, 70)  # the seam
-        cloth[220:260, left + 18:left + 44] = (40, 40, 40)  # the ink
+    cloth = _lay_faces(_gingham((228, 216, 188), (70, 100, 170)), range(80, 328, 62), (62, 80, 20),
+                       ((208, 217, 163), (130, 30, 40), (90, 90, 70), (40, 40, 40)), (20, 60, 18, 44))
     return (cloth * np.linspace(fall, 1.0, 640)[None, :, None]).astype(np.uint8)
 
 
@@ -204,16 +220,9 @@ def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_ho
 def _two_groups_on_gingham(gap: int) -> np.ndarray:
     """Two groups of three tinted faces 24 wide and 30 high (with ink, seams and a dark side wall)
     on a cream and blue gingham whose squares are 14 pixels a side, ``gap`` pixels apart."""
-    ys, xs = np.indices((480, 640))
-    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
-    cream = np.array([228.0, 216.0, 188.0])
-    cloth = cream + share[..., None] * (np.array([70.0, 100.0, 170.0]) - cream)
-    for left in [200 + 24 * index + gap * (index >= 3) for index in range(6)]:
-        cloth[200:236, left:left + 24] = (130, 30, 40)  # the side wall
-        cloth[200:230, left:left + 24] = (208, 217, 163)
-        cloth[200:230, left] = (90, 90, 70)  # the seam
-        cloth[208:222, left + 7:left + 17] = (40, 40, 40)  # the ink
-    return cloth.astype(np.uint8)
+    lefts = [200 + 24 * index + gap * (index >= 3) for index in range(6)]
+    return _lay_faces(_gingham((228, 216, 188), (70, 100, 170)), lefts, (24, 30, 6),
+                      ((208, 217, 163), (130, 30, 40), (90, 90, 70), (40, 40, 40)), (8, 22, 7, 17)).astype(np.uint8)
 
 
 @pytest.mark.parametrize(("gap", "counts"), [(0, [6]), (8, [3, 3])])
@@ -229,15 +238,9 @@ def test_groups_a_little_apart_on_a_checked_cloth_are_cut_where_the_cloth_shows(
 def test_glare_on_a_checked_cloth_beside_a_row_is_not_taken_for_tiles():
     """A spot of glare lightens a blue gingham out of its colours beside a row of 14 faces 360 wide:
     its dark checks still show in their lattice, so it is cloth, and the row is found on its own."""
+    cloth = _lay_faces(_gingham((225, 228, 245), (60, 90, 200)), range(120, 480, 26), (26, 32, 8),
+                       ((238, 234, 240), (170, 150, 190), (150, 150, 160), (200, 40, 40)), (8, 24, 8, 18))
     ys, xs = np.indices((480, 640))
-    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
-    cream = np.array([225.0, 228.0, 245.0])
-    cloth = cream + share[..., None] * (np.array([60.0, 90.0, 200.0]) - cream)
-    cloth[200:240, 120:480] = (170, 150, 190)  # the side walls below the faces
-    cloth[200:232, 120:480] = (238, 234, 240)
-    for left in range(120, 480, 26):
-        cloth[200:232, left:left + 2] = (150, 150, 160)  # the seam
-        cloth[208:224, left + 8:left + 18] = (200, 40, 40)  # the ink
     glare = 153 * np.exp(-((xs - 420) ** 2 + (ys - 170) ** 2) / (2 * 58.0 ** 2))
     (run,) = find_runs(np.clip(cloth + glare[..., None], 0, 255).astype(np.uint8))
     assert 340 < run.length < 380 and run.height < 50
