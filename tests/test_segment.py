@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Place, Run, Split, _reading_order, _ring, _sized_alike, _unlike_table, _unpatterned,
-                            backs_possible, end_caps, face_mask, face_share, find_runs, flat_share, lower_edge,
-                            photo_tile_height, rectify, splits, stands_out, tile_pitch)
+from vision.segment import (FACE_SIZE, Place, Run, Split, _locally_white, _reading_order, _ring, _sized_alike, _unlike_table,
+                            _unpatterned, backs_possible, end_caps, face_mask, face_share, find_runs, flat_share,
+                            lower_edge, photo_tile_height, rectify, splits, stands_out, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -212,7 +212,7 @@ def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_ho
     band = cv2.fillPoly(np.zeros((480, 640), np.uint8), [row], 255)
     whiteness[band > 0] = 230
     whiteness[(band > 0) & ((xs // 4) % 5 == 0) & ((ys // 4) % 3 == 0)] = 60  # the ink
-    found = _unpatterned(whiteness, ((whiteness > 100) * 255).astype(np.uint8), 14.0)
+    found = _unpatterned(_locally_white(whiteness, 14.0), ((whiteness > 100) * 255).astype(np.uint8), 14.0)
     assert np.count_nonzero(found & band) > 0.95 * np.count_nonzero(band)
     assert np.count_nonzero(found & ~cv2.dilate(band, np.ones((29, 29), np.uint8))) == 0  # no square left
 

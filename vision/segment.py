@@ -214,9 +214,10 @@ def _face_and_cloth(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         raw = _unlike_table(image)
         unlike = _morphology(_closed_unlike(raw), cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
         unlike = _without_glare(unlike, _dark_checks(mask, speck))
-        mask = _unpatterned(whiteness, mask, speck) | unlike
-        lit_mask = (_unpatterned(lit, lit_mask, speck) | unlike) if shaded else lit_mask
-        cloth = _cloth(whiteness, raw, speck)
+        white = _locally_white(whiteness, speck)
+        mask = _unpatterned(white, mask, speck) | unlike
+        lit_mask = (_unpatterned(_locally_white(lit, speck), lit_mask, speck) | unlike) if shaded else lit_mask
+        cloth = _cloth(white, raw)
     found = _cleaned(mask)
     return (_with_shaded(found, _cleaned(lit_mask), saturation) if shaded else found), cloth
 
@@ -382,12 +383,12 @@ def _pattern_speck(whiteness: np.ndarray, mask: np.ndarray) -> float | None:
     return _speck_side(((whiteness > brightest) * 255).astype(np.uint8))
 
 
-def _unpatterned(whiteness: np.ndarray, mask: np.ndarray, speck: float) -> np.ndarray:
+def _unpatterned(white: np.ndarray, mask: np.ndarray, speck: float) -> np.ndarray:
     """On a checked or plaid cloth whose bright specks are `speck` pixels a side: the pixels of the
-    mask `_locally_white` in blobs too big to be a speck of the pattern. (What is unlike the cloth's
-    colours, with the gaps closed, is added to it: a tinted tile body can pass for the cloth's light
-    squares, its ink and side wall do not.)"""
-    bright = (_locally_white(whiteness, speck) & (mask > 0)).astype(np.uint8) * 255
+    mask that are `white` (`_locally_white`) in blobs too big to be a speck of the pattern. (What is
+    unlike the cloth's colours, with the gaps closed, is added to it: a tinted tile body can pass for
+    the cloth's light squares, its ink and side wall do not.)"""
+    bright = (white & (mask > 0)).astype(np.uint8) * 255
     bright = _morphology(bright, cv2.MORPH_CLOSE, round(SPECK_CLOSE * speck) | 1)  # the ink filled
     return _morphology(bright, cv2.MORPH_OPEN, round(SPECK_OPEN * speck) | 1, cv2.MORPH_ELLIPSE)  # specks dropped
 
@@ -400,10 +401,11 @@ def _locally_white(whiteness: np.ndarray, speck: float) -> np.ndarray:
     return whiteness > LOCAL_SHARE * local.astype(np.float32)
 
 
-def _cloth(whiteness: np.ndarray, unlike: np.ndarray, speck: float) -> np.ndarray:
-    """On a checked or plaid cloth, what is plainly cloth: neither `_locally_white` (as a face is, or
-    the cloth's light squares) nor unlike its colours (`_unlike_table`: ink, side walls). A mask of 0/255."""
-    return ((~_locally_white(whiteness, speck)) & (unlike == 0)).astype(np.uint8) * 255
+def _cloth(white: np.ndarray, unlike: np.ndarray) -> np.ndarray:
+    """On a checked or plaid cloth, what is plainly cloth: neither `white` (`_locally_white`, as a face
+    is, or the cloth's light squares) nor `unlike` its colours (`_unlike_table`: ink, side walls). A
+    mask of 0/255."""
+    return (~white & (unlike == 0)).astype(np.uint8) * 255
 
 
 def _apart(cloth: np.ndarray, box: Quad) -> list[Quad]:
