@@ -411,11 +411,11 @@ def _cloth(white: np.ndarray, unlike: np.ndarray) -> np.ndarray:
 def _apart(cloth: np.ndarray, box: Quad) -> list[Quad]:
     """A run on a checked or plaid cloth cut where the cloth shows through it (`CLOTH_GAP`, away from
     its ends): the gaps between groups laid apart, which closing the mask bridged."""
-    run = Run(box, 0, 0)
-    width = max(8, round(run.length * STRIP_HEIGHT / run.height))
+    straight = strip(cloth, Run(box, 0, 0))
+    width = straight.shape[1]
     share, across = CLOTH_GAP
-    strip = _warp_grey(cloth, box, (width, STRIP_HEIGHT))[round(0.1 * STRIP_HEIGHT):round(0.9 * STRIP_HEIGHT)]
-    shown = np.concatenate([[False], strip.mean(axis=0) >= share * 255, [False]])
+    middle = straight[round(0.1 * STRIP_HEIGHT):round(0.9 * STRIP_HEIGHT)]
+    shown = np.concatenate([[False], middle.mean(axis=0) >= share * 255, [False]])
     edges = np.flatnonzero(np.diff(shown.astype(np.int8)))  # starts and ends of the columns showing cloth
     end = ASPECTS[0] * STRIP_HEIGHT / 2
     gaps = [(a, b) for a, b in zip(edges[::2], edges[1::2]) if b - a >= across * STRIP_HEIGHT and a > end and b < width - end]
