@@ -293,6 +293,17 @@ def test_a_grid_filling_the_frame_in_uneven_light_is_cut_into_its_rows(shared_da
     assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
 
 
+def test_a_grid_filling_the_frame_keeps_its_row_seams_beside_the_edge_of_a_shadow(shared_datasets):
+    """A phone's shadow over the lower rows (`benchmarks.lighting`'s "shadow below"): its edge crosses
+    the grid at a slant just below a row seam, and without the light evened that seam merged into the
+    edge's ramp of darkness, so the grid was read as one row twice as tall (2 of 20 tiles found)."""
+    from benchmarks.lighting import LIGHTS
+
+    pixels = load(shared_datasets / "real-photos" / "raw-images" / "1-5.jpg").pixels  # 4 x 5 tiles
+    small, _ = load(LIGHTS["shadow below"](pixels)).reduced()
+    assert [run.row for run in find_runs(small)] == [0, 1, 2, 3]
+
+
 @pytest.mark.parametrize(("name", "axis"), [("1-6.jpg", 1), ("6-2.png", 1), ("1-6.jpg", 0)])
 def test_a_grid_whose_middle_row_seam_is_clearest_is_cut_into_all_its_rows_in_light_falling_off(shared_datasets, name, axis):
     pixels = load(shared_datasets / "real-photos" / "raw-images" / name).pixels  # 4 rows of tiles

@@ -678,8 +678,7 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
         return [box]
     height = GRID_HEIGHT
     width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
-    slabs = np.array_split(_warp_grey(image, box, (width, height)), ROW_SLABS, axis=1)
-    profile = np.median([seam_profile(slab.T) for slab in slabs], axis=0)  # a slightly slanted seam stays in a slab
+    profile = _row_seams(_warp_grey(image, box, (width, height)))
     options = [_split(run, profile, count, GRID_SPREAD) for count in range(max(2, fewest), most + 1)]
     tallest = height * run.length / (ASPECTS[0] * run.height)  # a row no taller than a tile as wide as the blob
     framed = _framed(profile, range(1, most + 1), _cut_by_frame(box, image.shape[0], 1), GRID_SPREAD, tallest)
@@ -843,6 +842,24 @@ def _rows(boxes: list[Quad]) -> list[list[int]]:
 def strip(image: np.ndarray, run: Run) -> np.ndarray:
     """The run straightened to a grey strip STRIP_HEIGHT pixels high."""
     return _warp_grey(image, run.corners, (max(8, round(run.length * STRIP_HEIGHT / run.height)), STRIP_HEIGHT))
+
+
+def _row_seams(grid: np.ndarray) -> np.ndarray:
+    """Row seam strength down a blob straightened GRID_HEIGHT high: in each of ROW_SLABS upright slabs
+    (a slightly slanted seam stays in one), the stronger of its seams as seen and with the light
+    evened over the least row's height (`_light_evened`), then the median over the slabs."""
+    evened = _light_evened(grid, GRID_HEIGHT // MAX_ROWS + 1)
+    slabs = zip(np.array_split(grid, ROW_SLABS, axis=1), np.array_split(evened, ROW_SLABS, axis=1))
+    return np.median([np.maximum(seam_profile(seen.T), seam_profile(even.T)) for seen, even in slabs], axis=0)
+
+
+def _light_evened(grey: np.ndarray, reach: int) -> np.ndarray:
+    """Grey levels over their light, scaled to 255: each pixel divided by the grey closed over a square
+    ``reach`` wide, where seams and ink narrower than that take the level of the faces around them and
+    a shadow wider keeps its own. A shadow's edge across a grid then leaves the row seams beside it
+    as dark against the faces as in the light, not merged into the edge's ramp of darkness."""
+    light = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    return cv2.divide(grey, cv2.max(light, 1), scale=255)
 
 
 def _warp_grey(image: np.ndarray, quad: Quad, size: tuple[int, int]) -> np.ndarray:
