@@ -884,18 +884,22 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
 
 def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     """The lean (of LEANS) whose sheared strip has the strongest seams, and their profile: tiles seen
-    at an angle lean, and a leaning seam is dark all the way down in no single column. Ties go to
-    the smaller lean; where even the strongest seams are fainter than FAINT_SEAMS, so does any lean
-    whose seams are within LEAN_MARGIN of them (faint seams lean by chance)."""
+    at an angle lean, and a leaning seam is dark all the way down in no single column. A lean's seams
+    are as strong as their mean in the strip as seen and with its light evened over half its height
+    (`_light_evened`): a shadow's edge slanting across a run is a ramp of darkness that sheared
+    columns line up with as seen, and evening the light takes it away. Ties go to the smaller lean;
+    where even the strongest seams are fainter than FAINT_SEAMS, so does any lean whose seams are
+    within LEAN_MARGIN of them (faint seams lean by chance)."""
     height, width = grey_strip.shape
     strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
+    evened = _light_evened(grey_strip, height // 2 + 1)
+
+    def strength(profile: np.ndarray) -> float:
+        return float(np.partition(profile, width - strongest)[width - strongest:].mean())
 
     def seams(lean: float) -> tuple[float, float, np.ndarray]:
-        shear = np.float32([[1, lean, -lean * height / 2], [0, 1, 0]])  # about the middle row
-        sheared = cv2.warpAffine(grey_strip, shear, (width, height), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE) if lean else grey_strip
-        profile = seam_profile(sheared)
-        return float(np.partition(profile, width - strongest)[width - strongest:].mean()), lean, profile
+        profile = seam_profile(_sheared(grey_strip, lean))
+        return (strength(profile) + strength(seam_profile(_sheared(evened, lean)))) / 2, lean, profile
 
     found = [seams(float(lean)) for lean in LEANS]
     strongest_seams = max(strength for strength, _, _ in found)
@@ -903,6 +907,15 @@ def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     _, lean, profile = min((item for item in found if margin * item[0] >= strongest_seams),
                            key=lambda item: (abs(item[1]), -item[0]))
     return lean, profile
+
+
+def _sheared(grey_strip: np.ndarray, lean: float) -> np.ndarray:
+    """The strip sheared about its middle row by ``lean`` (sideways shift per unit of height)."""
+    if not lean:
+        return grey_strip
+    height, width = grey_strip.shape
+    shear = np.float32([[1, lean, -lean * height / 2], [0, 1, 0]])
+    return cv2.warpAffine(grey_strip, shear, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def _face_level(grey: np.ndarray) -> float:
