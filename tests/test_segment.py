@@ -185,6 +185,20 @@ def _lay_faces(cloth: np.ndarray, lefts: Sequence[int], size: tuple[int, int, in
     return cloth
 
 
+def test_a_bright_spot_of_light_on_a_grey_cloth_is_not_taken_for_tiles():
+    """A lamp's spot on a grey cloth, as white as the faces and touching their row: with the light
+    evened the cloth passes for faces, so the faces are found by their outlines, which the spot has
+    not (found as whiteness, the spot and the row were one blob, cut into three rows of 5-8 tiles)."""
+    ys, xs = np.indices((480, 640))
+    cloth = np.full((480, 640, 3), (150, 146, 138), float) + np.random.default_rng(3).normal(0, 4, (480, 640, 3))
+    cloth = _lay_faces(cloth, range(100, 500, 50), (50, 66, 14),
+                       ((232, 236, 212), (150, 40, 40), (120, 120, 110), (40, 40, 40)), (16, 50, 14, 36))
+    spot = np.exp(-(((xs - 330) / 150) ** 2 + ((ys - 120) / 110) ** 2))
+    image = np.clip(cloth * (1 + 0.75 * spot)[..., None], 0, 255).astype(np.uint8)
+    (run,) = find_runs(image)
+    assert run.height == pytest.approx(66, abs=4) and splits(image, run)[0].count == 8
+
+
 def _gingham_with_tinted_faces(fall: float) -> np.ndarray:
     """Four yellowish-green faces with ink and a dark side wall on a cream and blue gingham,
     the light falling off to ``fall`` of its strength at the left edge."""

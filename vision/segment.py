@@ -192,8 +192,9 @@ class Split:
 
 def face_mask(image: np.ndarray) -> np.ndarray:
     """Pixels bright and unsaturated relative to the photo (tile faces), cleaned up; on a table as
-    light as the faces, what the faces' outlines enclose. Faces in a shadow are found with the
-    light evened out (`_evened`) where that continues a blob along its row (`_with_shaded`)."""
+    light as the faces, as seen or with the light evened out (`_evened`: a pale cloth in uneven
+    light, whose bright spots are as white as faces), what the faces' outlines enclose. Faces in a
+    shadow are found with the light evened out where that continues a blob along its row (`_with_shaded`)."""
     return _face_and_cloth(image)[0]
 
 
@@ -207,7 +208,8 @@ def _face_and_cloth(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         return _cleaned(_outlined(image)), None
     lit = cv2.subtract(_evened(value, saturation, mask), saturation)
     lit_mask = _otsu(lit)
-    shaded = not _light_table(image, lit_mask)  # else evened, the table passes for faces: left as found
+    if _light_table(image, lit_mask):  # a pale table in uneven light: a bright spot on it is as white as faces
+        return _cleaned(_outlined(image)), None
     speck = _pattern_speck(whiteness, mask)
     cloth = None
     if speck is not None:
@@ -216,10 +218,9 @@ def _face_and_cloth(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         unlike = _without_glare(unlike, _dark_checks(mask, speck))
         white = _locally_white(whiteness, speck)
         mask = _unpatterned(white, mask, speck) | unlike
-        lit_mask = (_unpatterned(_locally_white(lit, speck), lit_mask, speck) | unlike) if shaded else lit_mask
+        lit_mask = _unpatterned(_locally_white(lit, speck), lit_mask, speck) | unlike
         cloth = _cloth(white, raw)
-    found = _cleaned(mask)
-    return (_with_shaded(found, _cleaned(lit_mask), saturation) if shaded else found), cloth
+    return _with_shaded(_cleaned(mask), _cleaned(lit_mask), saturation), cloth
 
 
 def _otsu(whiteness: np.ndarray) -> np.ndarray:
