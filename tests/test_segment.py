@@ -133,6 +133,19 @@ def _felt_with_a_row() -> np.ndarray:
     return felt
 
 
+def test_a_short_row_joined_to_a_long_one_is_found_as_a_row_of_its_own():
+    """Ten faces over four, 4 pixels apart: the mask joins them into one blob, whose rectangle is
+    trimmed to the rows covering half its length, the long row; the short row, left out, was lost."""
+    felt = np.zeros((480, 720, 3), np.uint8)
+    felt[:] = (40, 110, 60)
+    for top, lefts in ((150, range(60, 560, 50)), (218, range(60, 260, 50))):
+        for left in lefts:
+            cv2.rectangle(felt, (left, top), (left + 47, top + 64), (238, 236, 230), -1)
+            cv2.circle(felt, (left + 24, top + 32), 12, (30, 30, 30), 3)
+    runs = find_runs(felt)
+    assert [(run.row, splits(felt, run)[0].count) for run in runs] == [(0, 10), (1, 4)]
+
+
 def test_a_lone_tile_whose_picture_has_a_seam_of_its_own_is_one_tile_not_two_rows():
     """A bonus tile laid apart: a flower over a rule and a word. The rule across its face looks like
     the seam between two rows, but rows half as high as every other tile of the photo are not tiles."""

@@ -551,14 +551,39 @@ def _segment_distance(pixels: np.ndarray, segments: list[tuple[np.ndarray, np.nd
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     """Runs of touching tiles in a reduced RGB image, in reading order."""
     mask, cloth = _face_and_cloth(image)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    min_area = MIN_AREA * mask.size
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
-    blobs = [(c, _blob_rows(grey, mask, c)) for c in contours if cv2.contourArea(c) >= min_area]
-    bands = _rows_of_a_size(mask, blobs)
+    blobs = _blobs(grey, mask, MIN_AREA * mask.size)
+    bands = _rows_of_a_size(mask, blobs + _rows_left_out(grey, mask, blobs))
     if cloth is not None:
         bands = [part for band in bands for part in _apart(cloth, band)]
     return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
+
+
+def _blobs(grey: np.ndarray, mask: np.ndarray, least: float) -> list[tuple[np.ndarray, list[Quad]]]:
+    """The mask's blobs of ``least`` pixels at least, each with its rows (`_blob_rows`)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return [(c, _blob_rows(grey, mask, c)) for c in contours if cv2.contourArea(c) >= least]
+
+
+def _rows_left_out(grey: np.ndarray, mask: np.ndarray,
+                   blobs: list[tuple[np.ndarray, list[Quad]]]) -> list[tuple[np.ndarray, list[Quad]]]:
+    """Blobs of the mask that the blobs' rows leave out (`_left_out`), as big as a tile of the photo
+    (ASPECTS[0] of its tile height squared) at least, whose rows are at most ONE_ROW of that height
+    (what glare leaves beside a row is seldom a tile's shape)."""
+    rows = [row for _, found in blobs for row in found]
+    height = photo_tile_height(rows)
+    left = _blobs(grey, _left_out(mask, rows), max(MIN_AREA * mask.size, ASPECTS[0] * height ** 2))
+    return [(c, found) for c, found in left if all(Run(row, 0, 0).height <= ONE_ROW * height for row in found)]
+
+
+def _left_out(mask: np.ndarray, rows: list[Quad]) -> np.ndarray:
+    """The mask less the rows found in it (and a cleaning square around them), opened: where two rows
+    of different lengths are one blob (the mask of what is unlike a checked cloth joins rows laid
+    close), the blob's rows are those covering half its length, and the shorter row is left out."""
+    covered = np.zeros_like(mask)
+    for row in rows:
+        cv2.fillConvexPoly(covered, np.int32(np.round(row)), 255)
+    return _opened(cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(covered, _clean_kernel(mask)))))
 
 
 def _rows_of_a_size(mask: np.ndarray, blobs: list[tuple[np.ndarray, list[Quad]]]) -> list[Quad]:
