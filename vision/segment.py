@@ -920,12 +920,12 @@ def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
     evened = _light_evened(grey_strip, height // 2 + 1)
 
-    def strength(profile: np.ndarray) -> float:
+    def top(profile: np.ndarray) -> float:  # the mean of its `strongest` columns
         return float(np.partition(profile, width - strongest)[width - strongest:].mean())
 
     def seams(lean: float) -> tuple[float, float, np.ndarray]:
         profile = seam_profile(_sheared(grey_strip, lean))
-        return (strength(profile) + strength(seam_profile(_sheared(evened, lean)))) / 2, lean, profile
+        return (top(profile) + top(seam_profile(_sheared(evened, lean)))) / 2, lean, profile
 
     found = [seams(float(lean)) for lean in LEANS]
     strongest_seams = max(strength for strength, _, _ in found)
