@@ -123,25 +123,26 @@ def test_a_small_tile_laid_apart_alone_is_a_run():
     assert [run.group for run in find_runs(small)] == [0, 1]
 
 
-def _felt_with_a_row() -> np.ndarray:
-    """Green felt with a row of eight faces 47 wide and 64 high, a circle on each."""
+def _felt_with_rows(*rows: tuple[int, range]) -> np.ndarray:
+    """Green felt with rows of faces 47 wide and 64 high, a circle on each: per row, its top and its faces' lefts."""
     felt = np.zeros((480, 720, 3), np.uint8)
     felt[:] = (40, 110, 60)
-    for left in range(60, 460, 50):
-        cv2.rectangle(felt, (left, 200), (left + 47, 264), (238, 236, 230), -1)
-        cv2.circle(felt, (left + 24, 232), 12, (30, 30, 30), 3)
+    for top, lefts in rows:
+        for left in lefts:
+            cv2.rectangle(felt, (left, top), (left + 47, top + 64), (238, 236, 230), -1)
+            cv2.circle(felt, (left + 24, top + 32), 12, (30, 30, 30), 3)
     return felt
+
+
+def _felt_with_a_row() -> np.ndarray:
+    """Green felt with a row of eight faces."""
+    return _felt_with_rows((200, range(60, 460, 50)))
 
 
 def test_a_short_row_joined_to_a_long_one_is_found_as_a_row_of_its_own():
     """Ten faces over four, 4 pixels apart: the mask joins them into one blob, whose rectangle is
     trimmed to the rows covering half its length, the long row; the short row, left out, was lost."""
-    felt = np.zeros((480, 720, 3), np.uint8)
-    felt[:] = (40, 110, 60)
-    for top, lefts in ((150, range(60, 560, 50)), (218, range(60, 260, 50))):
-        for left in lefts:
-            cv2.rectangle(felt, (left, top), (left + 47, top + 64), (238, 236, 230), -1)
-            cv2.circle(felt, (left + 24, top + 32), 12, (30, 30, 30), 3)
+    felt = _felt_with_rows((150, range(60, 560, 50)), (218, range(60, 260, 50)))
     runs = find_runs(felt)
     assert [(run.row, splits(felt, run)[0].count) for run in runs] == [(0, 10), (1, 4)]
 
