@@ -428,6 +428,21 @@ def test_cuts_follow_seams_that_drift_along_a_slanted_run():
     assert _best_cuts(profile, [(46, 62)] * 4) == seams
 
 
+def test_the_tiles_of_a_long_run_narrowing_towards_its_far_end_are_cut_at_their_faint_seams():
+    widths = np.round(np.linspace(58, 46, 12)).astype(int)  # a long row seen from its side: 23% narrower at its end
+    borders = np.concatenate([[0], np.cumsum(widths)])
+    length = int(borders[-1])
+    strip = np.full((64, length), 225, np.uint8)
+    for k, (left, right) in enumerate(zip(borders, borders[1:])):
+        strip[:, left:left + 2] = 218  # a faint seam
+        top, middle = 10 + 4 * (k % 4), (left + right) // 2
+        strip[top:54 - top // 2, middle - 10:middle + 10] = 40  # glyphs of different heights
+        strip[top + 10:top + 16 + 2 * (k % 3), middle - 5:middle + 5] = 225
+    run = Run(((0, 0), (length, 0), (length, 64), (0, 64)), 0, 0)
+    assert any(split.count == 12 and np.allclose(np.multiply(split.cuts, length), borders, atol=3)
+               for split in splits(strip, run))
+
+
 def test_seams_leaning_in_a_run_seen_at_an_angle_are_found_along_their_lean():
     from vision.segment import Run, Split, leaning_seams
 

@@ -81,6 +81,9 @@ WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's sha
 WALL_LOOK = 0.15  # ... height above it where that is darker (a shadow or light falling off across the faces)
 FACE_SIZE = (96, 128)  # width, height of a rectified face crop
 HYPOTHESES = 3  # tile counts kept per run for the classifier to settle
+TAPER_TILES = 8  # a run of this many tiles at least (by its repeat length) may narrow along its length (a long
+TAPER_LEAST = 0.05  # ... row seen from its side): where its halves repeat at lengths this share apart or more,
+TAPER_MOST = 0.2  # ... its tiles are cut narrowing by that much end to end, by this much at most
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
@@ -957,8 +960,9 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
 
 def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tuple[Split, ...]:
     """The HYPOTHESES most seam-like ways to cut the run into tiles, best first, then the count its
-    repeat length gives (if not among them), the repeat in step with the faces (`_periodic`, unless
-    it cuts as one of those does), the frame-cut split and the lying-tile splits (the photo's
+    repeat length gives (if not among them), the tiles narrowing along a long run (`_narrowing`),
+    the repeat in step with the faces (`_periodic`; each unless it cuts as one before it does), the
+    frame-cut split and the lying-tile splits (the photo's
     `photo_tile_height`, where given, tells whether the run is low enough to be one lying tile)."""
     straight = strip(image, run)
     lean, profile = leaning_seams(straight)
@@ -971,6 +975,11 @@ def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tup
     repeats = round(width / pitch) if pitch else None
     if repeats and repeats not in {split.count for split in found}:  # where seams are too faint to count by
         found.append(_split(run, profile, repeats))
+    narrowing = _narrowing(straight, pitch)
+    if narrowing:  # a long row seen from its side: its tiles narrow towards its far end, beyond CUT_SPREAD
+        tapered = _split(run, profile, narrowing[0], taper=narrowing[1])
+        if not any(_alike(tapered, split) for split in found):
+            found.append(tapered)
     periodic = _periodic(run, straight, profile, pitch) if pitch else None
     if periodic and not any(_alike(periodic, split) for split in found):  # in step with the faces' plain
         found.append(periodic)  # edges wherever the run's ends are
@@ -980,6 +989,23 @@ def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tup
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
     return tuple(found) + _lying_splits(run, profile, straight, tile_height)
+
+
+def _narrowing(grey_strip: np.ndarray, pitch: float | None) -> tuple[int, float] | None:
+    """For a run of TAPER_TILES at least whose two halves repeat (`tile_pitch`) at lengths TAPER_LEAST
+    apart or more (a share of their mean): its tile count by that mean, and how much wider its tiles
+    are at its right end than at its left (a share of their mean width, at most TAPER_MOST); else None.
+    (The whole run's repeat length is blurred where its tiles narrow: so counted, it may gain a tile.)"""
+    width = grey_strip.shape[1]
+    if not pitch or width < TAPER_TILES * pitch:
+        return None
+    left, right = tile_pitch(grey_strip[:, :width // 2]), tile_pitch(grey_strip[:, width // 2:])
+    if not left or not right:
+        return None
+    taper = 4 * (right - left) / (right + left)  # the halves' middles lie half the run apart
+    if abs(taper) < TAPER_LEAST:
+        return None
+    return round(2 * width / (left + right)), float(np.clip(taper, -TAPER_MOST, TAPER_MOST))
 
 
 def tile_pitch(grey_strip: np.ndarray) -> float | None:
@@ -1070,16 +1096,18 @@ def face_share(grey_strip: np.ndarray) -> float:
     return 1.0
 
 
-def _split(run: Run, profile: np.ndarray, count: int, spread: float = CUT_SPREAD) -> Split:
+def _split(run: Run, profile: np.ndarray, count: int, spread: float = CUT_SPREAD, taper: float = 0.0) -> Split:
     """``count`` tiles whose cuts lie on the strongest seams, each tile within ``spread`` of the mean
-    width (a long run seen at an angle has narrower tiles at its far end, so the cuts may drift).
+    width (a long run seen at an angle has narrower tiles at its far end, so the cuts may drift), or
+    with ``taper``, of its width where the tiles widen by that share of the mean from left to right.
 
     Its score is the mean strength at the inner cuts less the mean strongest
     seam left inside a tile (a missed seam counts against the reading).
     """
     width = len(profile)
     pitch = width / count
-    cuts = _best_cuts(profile, [_widths(pitch, spread)] * count)
+    sizes = [pitch * (1 + taper * ((k + 0.5) / count - 0.5)) for k in range(count)]
+    cuts = _best_cuts(profile, [_widths(size, spread) for size in sizes])
     return Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch))
 
 
