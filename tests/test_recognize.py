@@ -137,6 +137,23 @@ def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     assert _back(cap, row(back=0.8, none=0.19), inked, classes) is None  # not sure enough where not one colour
 
 
+def test_a_flat_end_of_a_run_read_as_no_tile_beside_faces_is_a_back():
+    """A concealed kong whose backs the face mask joined to its two faces: its ends read as `none`."""
+    from vision.pipeline import _backs_at_ends, classifier
+
+    classes = classifier().classes
+    flat = np.full((128, 96, 3), (90, 50, 120), np.uint8)  # a back of a colour never trained on
+    face = flat.copy()
+    face[20:100, 20:76] = 240
+    unsure, five = {"back": 0.3, "none": 0.68}, {"5p": 0.9}
+    rows = _rows(classes, unsure, five, five, unsure)
+    read = _backs_at_ends(rows, [flat, face, face, flat], classes)
+    assert [classes[int(i)] for i in read.argmax(axis=1)] == ["back", "5p", "5p", "back"]
+    assert (_backs_at_ends(rows, [face, face, face, face], classes) == rows).all()  # not one colour: no tile
+    ends = _rows(classes, unsure, unsure, unsure)
+    assert (_backs_at_ends(ends, [flat, flat, flat], classes) == ends).all()  # no face between the ends
+
+
 def test_backs_of_the_tables_colours_count_at_both_ends_of_two_faces_alike():
     from vision.pipeline import CapCheck, _ends, classifier
     from vision.segment import Run, end_caps

@@ -202,12 +202,14 @@ def _read(runs: list[RunReading], classes: tuple[str, ...], scale: float) -> tup
 
 
 def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> list[RunReading]:
-    """Each run's splits scored (`_split_score`), best first, and its end caps."""
+    """Each run's splits scored (`_split_score`; face-down tiles at their ends, `_backs_at_ends`), best
+    first, and its end caps."""
     runs, start = [], 0
     for hypotheses, checks in zip(candidates.splits, candidates.caps):
         read = []
         for split in hypotheses:
-            read.append((split, probabilities[start:start + split.count], candidates.crops[candidates.slots[start]]))
+            crops = [candidates.crops[slot] for slot in candidates.slots[start:start + split.count]]
+            read.append((split, _backs_at_ends(probabilities[start:start + split.count], crops, classes), crops[0]))
             start += split.count
         trailing = read.pop() if checks[1] is not CapCheck.SKIP else None
         leading = read.pop() if checks[0] is not CapCheck.SKIP else None
@@ -285,21 +287,44 @@ def _alike_pair(faces: np.ndarray, classes: tuple[str, ...]) -> bool:
 
 
 def _back(cap: Split, rows: np.ndarray, crop: np.ndarray, classes: tuple[str, ...]) -> tuple[Split, np.ndarray] | None:
-    """An end cap as a face-down tile, or None: the classifier is BACK_SURE of it, or it is no face
-    (`back` and `none` together NO_FACE, `back` at least BACK_LEAST) and one flat colour (backs of a
-    colour the classifier never saw read as `none` about as often as `back`); then its row reads
-    `back` (`none` dropped)."""
+    """An end cap as a face-down tile (`_as_back`), or None."""
+    first = rows[0]
+    row = _as_back(first, crop, classes)
+    return None if row is None else (cap, rows if row is first else row[None, :])
+
+
+def _as_back(row: np.ndarray, crop: np.ndarray, classes: tuple[str, ...]) -> np.ndarray | None:
+    """A crop's class probabilities as a face-down tile's, or None: the classifier is BACK_SURE of it,
+    or it is no face (`back` and `none` together NO_FACE, `back` at least BACK_LEAST) and one flat
+    colour (backs of a colour the classifier never saw read as `none` about as often as `back`); then
+    it reads `back` (`none` dropped)."""
     if "back" not in classes or "none" not in classes:
         return None
     back, none = classes.index("back"), classes.index("none")
-    row = rows[0]
     if row[back] >= BACK_SURE:
-        return cap, rows
+        return row
     if row[back] < BACK_LEAST or row[back] + row[none] < NO_FACE or flat_share(crop) < FLAT_SHARE:
         return None
     tile = row.copy()
     tile[none] = 0.0
-    return cap, (tile / tile.sum())[None, :]
+    return tile / tile.sum()
+
+
+def _backs_at_ends(rows: np.ndarray, crops: list[np.ndarray], classes: tuple[str, ...]) -> np.ndarray:
+    """A split's rows, each end crop read as no tile taken for a face-down tile where `_as_back` takes
+    it for one and faces lie between the ends (a concealed kong whose backs the face mask joined to
+    its faces: backs of a colour the classifier never saw read as `none`, and were dropped)."""
+    if "back" not in classes or "none" not in classes:
+        return rows
+    best = rows.argmax(axis=1)
+    none = classes.index("none")
+    if np.isin(best[1:-1], [none, classes.index("back")]).all():  # no face between them: no kong's middle
+        return rows
+    read = rows.copy()
+    for k in {0, len(rows) - 1} & set(np.flatnonzero(best == none)):
+        back = _as_back(rows[k], crops[k], classes)
+        read[k] = rows[k] if back is None else back
+    return read
 
 
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
