@@ -459,6 +459,20 @@ def test_seams_leaning_in_a_run_seen_at_an_angle_are_found_along_their_lean():
     assert top_left == pytest.approx((66.4, 0)) and bottom_left == pytest.approx((53.6, 64))
 
 
+def test_the_dark_backs_of_a_concealed_kong_found_as_one_run_do_not_set_its_seams_lean():
+    strip = np.full((64, 184), 210, np.uint8)  # a back, two faces, a back, straightened as one run
+    strip[:, :45] = strip[:, 139:] = 23
+    strip[:56, 45] = strip[:56, 138] = 150  # the faces' rims against the backs
+    strip[:56, 91:93] = 203  # the faint seam between the faces
+    for x in (45, 91, 138):
+        strip[56:60, x - 1:x + 2] = 25  # notches where the tiles meet at their lower edges
+    for row, (face, back) in enumerate(zip((200, 176, 166, 126), (60, 133, 163, 134))):
+        strip[56 + row, 47:90] = strip[56 + row, 94:137] = face  # the tiles' light lower edges
+        strip[56 + row, :44] = strip[56 + row, 140:] = back
+    strip[60:] = 30  # the side wall below them
+    assert leaning_seams(strip)[0] == 0.0  # sheared 0.4, a back's edge is a dark wedge beside the face
+
+
 def _ring_as_face(path) -> float:
     """The share of the photo's outer ring that the face mask takes for tile faces."""
     small, _ = load(path).reduced()

@@ -110,6 +110,7 @@ SAME_CUTS = 0.15  # share of a tile's width: splits whose cuts all lie this clos
 SEAM_WIDTH = 9  # strip pixels: a seam is a narrow peak, ink makes broad plateaus
 LEANS = np.linspace(-0.4, 0.4, 5)  # seam leans tried (sideways shift per unit of height; 0.4 is about 22 degrees)
 LEAN_MARGIN = 1.25  # ... the least lean whose seams are this near the strongest (a factor) is taken: faint seams lean by chance
+LEAN_FLOOR = 0.6  # ... measured with nothing darker than this share of the faces' level (a dark back's edge is no seam)
 FAINT_SEAMS = 0.03  # ... where the strongest seams are this faint at most (clear seams lean as they are seen)
 PLAIN_SHARE = 0.2  # of the range of the columns' busyness: offsets this near the plainest are a face's plain edge
 PITCH_LAGS = (0.5, 1.15)  # a run's repeat length is looked for between these shares of its height (faces seen at
@@ -916,26 +917,32 @@ def leaning_seams(grey_strip: np.ndarray) -> tuple[float, np.ndarray]:
     at an angle lean, and a leaning seam is dark all the way down in no single column. A lean's seams
     are as strong as their mean in the strip as seen and with its light evened over half its height
     (`_light_evened`): a shadow's edge slanting across a run is a ramp of darkness that sheared
-    columns line up with as seen, and evening the light takes it away. Ties go to the smaller lean;
-    where even the strongest seams are fainter than FAINT_SEAMS, so does any lean whose seams are
-    within LEAN_MARGIN of them (faint seams lean by chance)."""
+    columns line up with as seen, and evening the light takes it away. Both are measured `_lifted`
+    (no darker than LEAN_FLOOR of the faces); the profile returned is the strip's as seen. Ties go to
+    the smaller lean; where even the strongest seams are fainter than FAINT_SEAMS, so does any lean
+    whose seams are within LEAN_MARGIN of them (faint seams lean by chance)."""
     height, width = grey_strip.shape
     strongest = max(2, round(2 * width / (0.8 * height)))  # two columns per seam of a typical tile
-    evened = _light_evened(grey_strip, height // 2 + 1)
+    strips = [_lifted(strip) for strip in (grey_strip, _light_evened(grey_strip, height // 2 + 1))]
 
     def top(profile: np.ndarray) -> float:  # the mean of its `strongest` columns
         return float(np.partition(profile, width - strongest)[width - strongest:].mean())
 
-    def seams(lean: float) -> tuple[float, float, np.ndarray]:
-        profile = seam_profile(_sheared(grey_strip, lean))
-        return (top(profile) + top(seam_profile(_sheared(evened, lean)))) / 2, lean, profile
+    def seams(lean: float) -> tuple[float, float]:
+        return sum(top(seam_profile(_sheared(strip, lean))) for strip in strips) / len(strips), lean
 
     found = [seams(float(lean)) for lean in LEANS]
-    strongest_seams = max(strength for strength, _, _ in found)
+    strongest_seams = max(strength for strength, _ in found)
     margin = LEAN_MARGIN if strongest_seams < FAINT_SEAMS else 1.0
-    _, lean, profile = min((item for item in found if margin * item[0] >= strongest_seams),
-                           key=lambda item: (abs(item[1]), -item[0]))
-    return lean, profile
+    _, lean = min((item for item in found if margin * item[0] >= strongest_seams), key=lambda item: (abs(item[1]), -item[0]))
+    return lean, seam_profile(_sheared(grey_strip, lean))
+
+
+def _lifted(grey_strip: np.ndarray) -> np.ndarray:
+    """The strip with nothing darker than LEAN_FLOOR of its faces' level: sheared, the edge of a dark
+    back beside a face (a concealed kong found as one run) is a narrow dark wedge, as dark as a seam is
+    nowhere, and would decide the lean."""
+    return np.maximum(grey_strip, np.uint8(min(255.0, LEAN_FLOOR * _face_level(grey_strip))))
 
 
 def _sheared(grey_strip: np.ndarray, lean: float) -> np.ndarray:
