@@ -177,6 +177,18 @@ def test_a_run_as_high_as_the_photos_tiles_is_two_standing_tiles_not_one_lying()
     assert any(split.count == 1 and split.lying == 0 for split in splits(grey, lying, height))
 
 
+def test_a_lone_tile_lying_seen_from_low_is_one_lying_tile_though_nearly_twice_as_wide_as_high():
+    """Seen from low, a lying tile's face is flattened and its side wall shows below it."""
+    felt = _felt_with_a_row()
+    cv2.rectangle(felt, (540, 330), (629, 380), (238, 236, 230), -1)  # a face 90 wide and 51 high, lying
+    grey = cv2.cvtColor(felt, cv2.COLOR_RGB2GRAY)
+    runs = find_runs(felt)
+    height = photo_tile_height([run.corners for run in runs])
+    lying = runs[-1]
+    assert 1.67 < lying.length / lying.height < 2.0 and lying.height < 0.9 * height
+    assert any(split.count == 1 and split.lying == 0 for split in splits(grey, lying, height))
+
+
 def _gingham(light: tuple[float, ...], dark: tuple[float, ...]) -> np.ndarray:
     """A gingham 640 x 480 (float RGB), squares 14 pixels a side: ``light``, ``dark`` where two stripes cross."""
     ys, xs = np.indices((480, 640))

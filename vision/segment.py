@@ -88,6 +88,7 @@ LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
 LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
 LONE_LYING = 0.9  # a run alone may be one lying tile where it is at most this share of the photo's tile height
+LONE_LYING_WIDTH = (1.1, 2.0)  # ... and this many times as wide as it is high (its face, side wall and shadow)
 FACE_ROW = 0.9  # a row of a lying tile is face where it is this bright (a share of the faces' level)
 TOP_SEARCH = 0.6  # ... looked for in this top share of the run
 STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
@@ -1173,7 +1174,7 @@ def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray,
     found = []
     for count in LYING_SETS:
         pitch = width / (count - 1 + 1 / LYING_ASPECT)
-        alone = count == 1 and 1.1 <= width / STRIP_HEIGHT <= 1 / ASPECTS[0]  # the run is the lying tile
+        alone = count == 1 and LONE_LYING_WIDTH[0] <= width / STRIP_HEIGHT <= LONE_LYING_WIDTH[1]  # the lying tile
         if (count == 1 and high) or not (alone or ASPECTS[0] <= pitch / STRIP_HEIGHT <= PITCH_LAGS[1]):
             continue
         for lying in range(count):
