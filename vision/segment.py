@@ -983,14 +983,12 @@ def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tup
     repeats = round(width / pitch) if pitch else None
     if repeats and repeats not in {split.count for split in found}:  # where seams are too faint to count by
         found.append(_split(run, profile, repeats))
-    narrowing = _narrowing(straight, pitch)
-    if narrowing:  # a long row seen from its side: its tiles narrow towards its far end, beyond CUT_SPREAD
-        tapered = _split(run, profile, narrowing[0], taper=narrowing[1])
-        if not any(_alike(tapered, split) for split in found):
-            found.append(tapered)
-    periodic = _periodic(run, straight, profile, pitch) if pitch else None
-    if periodic and not any(_alike(periodic, split) for split in found):  # in step with the faces' plain
-        found.append(periodic)  # edges wherever the run's ends are
+    narrowing = _narrowing(straight, pitch)  # a long row seen from its side narrows beyond CUT_SPREAD
+    tapered = _split(run, profile, narrowing[0], taper=narrowing[1]) if narrowing else None
+    periodic = _periodic(run, straight, profile, pitch) if pitch else None  # in step with the faces' plain edges
+    for extra in (tapered, periodic):  # (wherever the run's ends are), each unless it cuts as one before it does
+        if extra and not any(_alike(extra, split) for split in found):
+            found.append(extra)
     whole = sorted({count for top in {found[0].count, repeats or found[0].count}  # the best seams' count and the
                     for count in range(max(1, top - 2), top + 1)})  # repeat's; two tiles' width may be the cut parts
     framed = _framed(profile, whole, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
