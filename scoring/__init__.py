@@ -33,7 +33,7 @@ __all__ = [
     "Exclusion", "Hand", "HandError", "IncompleteHandError", "Item", "Meld", "NotASetError",
     "NotationError", "Payment", "RuleSet", "RunnersUpError", "SetKind", "Shape", "Situation", "SituationError", "Suit",
     "Tile", "TooManyCopiesError", "UnknownRuleSetError", "UnknownTokenError", "Wait", "Wind",
-    "WinningTileError", "WrongTileCountError", "arrange", "decompose", "find_ruleset", "format_tiles",
+    "WinningTileError", "WrongTileCountError", "arrange", "check", "decompose", "find_ruleset", "format_tiles",
     "parse_tiles", "score", "waiting_tiles",
 ]
 
@@ -54,7 +54,7 @@ def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = 
     """
     if isinstance(runners_up, bool) or not isinstance(runners_up, int) or runners_up < 0:
         raise RunnersUpError(f"runners_up={runners_up!r}: give how many runners-up to list, 0 or more")
-    rules = ruleset if not isinstance(ruleset, str) and hasattr(ruleset, "score") else find_ruleset(ruleset)
+    rules = _rules(ruleset)
     if isinstance(hand, Hand):
         parsed = hand
     elif win is None:
@@ -64,3 +64,30 @@ def score(hand: str | Hand, *, ruleset: str | RuleSet, win: str | Tile | None = 
     context = Situation.from_keywords(situation, options=rules.options)
     arrangements = arrange(parsed, tile_count=rules.tile_count, knitted=rules.knitted)
     return rules.score(parsed, arrangements, context, runners_up=runners_up)
+
+
+def check(hand: str | Hand, *, ruleset: str | RuleSet) -> None:
+    """Check that ``hand`` is a winning hand under ``ruleset`` before its winning tile is known.
+
+    Raises the ValueError subclass `score` would for the hand itself: bad
+    notation, too many copies of a tile, the wrong tile count. A hand one tile
+    short raises IncompleteHandError whose ``waiting`` holds every tile that
+    would complete it (a tile missed when the hand was read); a hand of the
+    right count that is no winning shape raises it with nothing waiting.
+    """
+    rules = _rules(ruleset)
+    parsed = hand if isinstance(hand, Hand) else Hand.parse(hand, win=PLAYING_TILES[0])
+    if parsed.standing:  # any standing tile may be the winning one: whether the hand wins does not depend on it
+        parsed = Hand(parsed.standing, parsed.melds, parsed.bonus, parsed.standing[0])
+    try:
+        arrange(parsed, tile_count=rules.tile_count, knitted=rules.knitted)
+    except IncompleteHandError as error:
+        if parsed.tile_count == rules.tile_count - 1:  # one short: what it waits on does not depend on the win
+            raise
+        raise IncompleteHandError(f"{parsed} is not a complete winning hand: a tile is misread, "
+                                  "or one is missing and another extra") from None
+
+
+def _rules(ruleset: str | RuleSet) -> RuleSet:
+    """A rule set given itself or by name."""
+    return ruleset if not isinstance(ruleset, str) and hasattr(ruleset, "score") else find_ruleset(ruleset)

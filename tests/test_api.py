@@ -16,6 +16,7 @@ from scoring import (
     UnknownRuleSetError,
     WinningTileError,
     WrongTileCountError,
+    check,
     find_ruleset,
     score,
 )
@@ -101,6 +102,31 @@ def test_incomplete_hands(toy, hand, win, message, waits):
     with pytest.raises(IncompleteHandError, match=message) as caught:
         score(hand, ruleset=toy, win=win)
     assert {tile.code for tile in caught.value.waiting} == waits
+
+
+@pytest.mark.parametrize(
+    "hand, error, message, waits",
+    [
+        ("123m 456p 789s 11z 55z", IncompleteHandError, "one short of 14; it waits on 1z 5z", {"1z", "5z"}),
+        ("139m 456p 789s 11z 55z", IncompleteHandError, "one short of 14; it is not one tile from winning", set()),
+        ("123m 456p 78m 11z 555z 9s", IncompleteHandError, "not a complete winning hand: a tile is misread", set()),
+        ("123m 456p 789s 11z 555z 5z", WrongTileCountError, "has 15 tiles", None),
+        ("[111m] [222m] [333m] [444m]", WrongTileCountError, "has 12 tiles", None),
+        ("123m 456p 789s 11z 55555z", ValueError, "5 copies of 5z", None),
+    ],
+    ids=["one-short", "one-short-far", "misread", "one-extra", "no-standing-tile", "five-copies"],
+)
+def test_check_without_the_winning_tile(toy, hand, error, message, waits):
+    with pytest.raises(error, match=message) as caught:
+        check(hand, ruleset=toy)
+    if waits is not None:
+        assert {tile.code for tile in caught.value.waiting} == waits
+
+
+@pytest.mark.parametrize("hand", ["123m 456p 789s 11z 555z", "123m 456p 11z [789s] (5555z)", "119m19p19s1234567z"])
+def test_check_passes_winning_hands_whichever_tile_wins(hand):
+    check(hand, ruleset="mcr")
+    assert check(hand, ruleset=CountingRules(knitted=True)) is None
 
 
 def test_win_is_required(toy):
