@@ -18,6 +18,7 @@ from scoring.situation import FLAGS
 from scoring.tiles import Wind
 
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
+NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
 
 
 @st.cache_resource
@@ -56,7 +57,8 @@ def recognition_panel(photo: bytes, name: str) -> None:
             st.session_state["recognition"] = None
             st.session_state["read_error"] = f"Could not read {name}: {error}"
         else:
-            st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), hand=result.hand)
+            st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), added=[],
+                                    hand=result.hand)
     result = st.session_state.get("recognition")
     if result is None:
         st.error(st.session_state["read_error"] + " Try another photo, or type the hand below.")
@@ -70,7 +72,8 @@ def recognition_panel(photo: bytes, name: str) -> None:
 
 
 def fix_panel(result, pixels) -> None:
-    """One-tap fixes: each doubtful tile shows its crop and alternatives; a choice rewrites the hand."""
+    """One-tap fixes: each doubtful tile shows its crop and alternatives, and "not a tile" (a tile found
+    where there is none, or found twice); a choice rewrites the hand."""
     doubtful = [i for i, tile in enumerate(result.tiles) if tile.doubtful or tile.changed]
     if not doubtful:
         st.success("Every tile was read confidently. Check the hand below all the same.")
@@ -83,9 +86,10 @@ def fix_panel(result, pixels) -> None:
         column.image(load_vision().crop(pixels, result, i), width=64)
         column.selectbox(
             f"Tile {i + 1}",
-            list(dict.fromkeys([tile.tile, *probabilities])),
+            list(dict.fromkeys([tile.tile, *probabilities, NOT_A_TILE])),
             key=_fix_key(i),
-            format_func=lambda code, p=probabilities: f"{code} ({p[code]:.0%})" if code in p else code,
+            format_func=lambda code, p=probabilities: (
+                "not a tile" if code == NOT_A_TILE else f"{code} ({p[code]:.0%})" if code in p else code),
             on_change=_apply_fix,
             args=(i,),
         )
@@ -97,12 +101,18 @@ def _fix_key(index: int) -> str:
 
 
 def _apply_fix(index: int) -> None:
-    """Callback: replace tile ``index`` and rebuild the suggested hand string."""
+    """Callback: replace tile ``index`` and rebuild the suggested hand string (with the tiles added)."""
     codes = st.session_state["codes"]
     codes[index] = st.session_state[_fix_key(index)]
     tiles = st.session_state["recognition"].tiles
-    st.session_state["hand"] = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles],
-                                                       [t.rotated for t in tiles])
+    hand = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
+    st.session_state["hand"] = " ".join([hand, *st.session_state.get("added", [])]).strip()
+
+
+def _add_tile(code: str) -> None:
+    """Callback: add a tile the photo's reading missed to the hand, as a standing tile."""
+    st.session_state.setdefault("added", []).append(code)
+    st.session_state["hand"] = f"{st.session_state.get('hand', '')} {code}".strip()
 
 
 def standing_tiles(hand: str) -> tuple[list[str], str | None]:
@@ -162,8 +172,13 @@ def _wind_name(wind: Wind) -> str:
 def breakdown_panel(hand: str, win: str, ruleset: str, situation: dict[str, object]) -> None:
     """Score the hand and show every item, what was excluded, the total and the payments."""
     st.subheader("4. Score")
-    if not hand.strip() or not win:
+    if not hand.strip():
         st.info("Enter the hand and pick the winning tile to see the score.")
+        return
+    if not complete_panel(hand, ruleset):
+        return
+    if not win:
+        st.info("Pick the winning tile to see the score.")
         return
     try:
         breakdown = scoring.score(hand, ruleset=ruleset, win=win, **situation)
@@ -183,6 +198,25 @@ def breakdown_panel(hand: str, win: str, ruleset: str, situation: dict[str, obje
             [{"from": _wind_name(p.payer), "to": _wind_name(p.payee), "amount": p.amount}
              for p in breakdown.payments]
         )
+
+
+def complete_panel(hand: str, ruleset: str) -> bool:
+    """Whether the hand is a winning hand (`scoring.check`). If not, say why; one tile short, offer each
+    tile that completes it with one tap (the photo's reading may have missed it)."""
+    try:
+        scoring.check(hand, ruleset=ruleset)
+    except (scoring.IncompleteHandError, scoring.WrongTileCountError) as error:
+        waiting = sorted(getattr(error, "waiting", ()))
+        st.error(f"{error}. " + ("A tile may have been missed in the photo: add it with a tap, or correct the hand above."
+                                 if waiting else "Check the tiles marked in the photo (pick \"not a tile\" for one "
+                                 "found where there is none), or correct the hand above."))
+        columns = st.columns(min(len(waiting), 6)) if waiting else []
+        for n, tile in enumerate(waiting):
+            columns[n % len(columns)].button(f"Add {tile}", key=f"add_{tile}", on_click=_add_tile, args=(tile.code,))
+        return False
+    except ValueError:  # bad notation or too many copies: the hand field already says what is wrong
+        return False
+    return True
 
 
 def main() -> None:

@@ -47,6 +47,24 @@ def test_bad_hand_shows_a_message_and_keeps_the_input(app, hand, win, message):
     assert app.text_input(key="hand").value == hand
 
 
+def test_a_hand_one_tile_short_offers_each_tile_that_completes_it(app):
+    enter(app, "123m 456p 789s 11z 55z", None)
+    assert any("one short of 14" in e.value and "add it with a tap" in e.value for e in app.error)
+    assert [b.label for b in app.button if b.key.startswith("add_")] == ["Add 1z", "Add 5z"]
+    assert not app.metric
+    app.button(key="add_5z").click().run()
+    assert app.text_input(key="hand").value == "123m 456p 789s 11z 55z 5z"
+    assert not app.error and not app.button
+    app.selectbox(key="win").select("5z").run()
+    assert [m.value for m in app.metric] == ["18 fan"]
+
+
+def test_a_hand_of_the_right_count_that_does_not_win_names_no_tile_to_add(app):
+    enter(app, "123m 456p 78m 11z 555z 9s", "9s")
+    assert any("a tile is misread" in e.value and "not a tile" in e.value for e in app.error)
+    assert not app.button and not app.metric
+
+
 def test_rule_set_choice_lists_every_registered_rule_set(app):
     import scoring
 
@@ -80,6 +98,28 @@ def test_picking_an_alternative_for_a_doubtful_tile_rewrites_the_hand(app):
     tiles = app.session_state["recognition"].tiles
     runs, rotated = [(t.row, t.group) for t in tiles], [t.rotated for t in tiles]
     assert app.text_input(key="hand").value == hand_text(codes, runs, rotated)
+
+
+def test_not_a_tile_drops_a_doubtful_tile_and_an_added_tile_stays(app):
+    from dataclasses import replace
+
+    from vision.decode import hand_text
+
+    reading = app.session_state["recognition"]
+    index = 0
+    doubtful = replace(reading.tiles[index], doubtful=True)
+    app.session_state["recognition"] = replace(reading, tiles=(doubtful, *reading.tiles[1:]))
+    app.run()
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_") and box.key.endswith(f"_{index}")]
+    assert box.options[-1] == "not a tile"
+    box.select("none").run()
+    assert any("one short of 14" in e.value for e in app.error)
+    app.button(key=f"add_{doubtful.tile}").click().run()
+    box.select(doubtful.tile).run()
+    codes = list(app.session_state["codes"])
+    tiles = app.session_state["recognition"].tiles
+    expected = hand_text(codes, [(t.row, t.group) for t in tiles], [t.rotated for t in tiles]) + f" {doubtful.tile}"
+    assert app.text_input(key="hand").value == expected
 
 
 def test_discard_win_lists_who_pays_whom(app):
