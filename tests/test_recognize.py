@@ -542,6 +542,16 @@ def test_hand_text_takes_four_of_a_kind_as_a_kong():
     assert "[" not in hand_text(_codes("111z123m444p567s99p1z"))  # the fourth East lies apart: no kong
 
 
+def test_hand_text_one_tile_short_keeps_its_kongs_and_melds_so_the_missing_tile_can_be_named():
+    standing = _codes("123m567s1z789p")  # 11z lost one East: the hand is one tile short
+    runs = [0] * len(standing) + [1] * 4
+    assert hand_text([*standing, "back", "4p", "4p", "back"], runs) == "123m 789p 567s 1z (4444p)"
+    assert hand_text([*standing, "2s", "2s", "2s", "2s"]) == "123m 789p 567s 1z [2222s]"
+    assert hand_text([*standing, "2s", "2s", "2s", "2s"], runs, [False] * len(standing) + [True, False, False, False]) \
+        == "123m 789p 567s 1z [2222s]"
+    assert hand_text([*standing, "4p", "4p"]) == "123m 44789p 567s 1z"  # no meld, no kong: as read
+
+
 def test_a_kong_is_four_tiles_side_by_side_not_three_and_a_fourth_apart():
     """A pung of bamboo 6 read as 6s 9s 6s, and a flower laid apart, of a set the classifier has not
     seen, read as 6p, 9s a little less: three 9s and a fourth apart are no kong, so the reading that

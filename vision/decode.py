@@ -380,8 +380,10 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in and which lie
     sideways, a run laid apart that shows a claimed (sideways) tile or backs and is a set becomes a
     meld (exposed; a kong showing backs concealed) when the standing rest completes the hand;
-    otherwise every tile stands, with the kongs the count calls for (four tiles side by side). Bonus
-    tiles last."""
+    otherwise every tile stands, with the kongs the count calls for (four tiles side by side). Where
+    the tiles are one short of a hand (a tile missed), such melds and kongs are taken all the same
+    where that makes the count one short (`_short_hand`), so that what completes it can be named.
+    Bonus tiles last."""
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
@@ -390,7 +392,7 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     hand = _with_laid_melds(codes, declared)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
-        hand = complete_hand(playing, apart=_apart_fours(tuple(codes)))
+        hand = complete_hand(playing, apart=_apart_fours(tuple(codes))) or _short_hand(codes, declared)
         groups = [format_tiles(playing, separator=" ")] if hand is None else []
     if hand is not None:
         groups = [format_tiles(hand.standing, separator=" ")] + [str(meld) for meld in hand.melds]
@@ -399,18 +401,41 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
 
 def _with_laid_melds(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
     """The hand with each set-shaped run laid apart as a meld, if the standing rest completes it."""
-    found = ((positions, _laid_meld(tuple(codes[i] for i in positions))) for positions in melds)
-    laid = {positions: meld for positions, meld in found if meld is not None}
+    laid, standing = _laid_apart(codes, melds)
     if not laid:
         return None
-    used = {i for positions in laid for i in positions}
-    standing = tuple(Tile.parse(code) for i, code in enumerate(codes)
-                     if i not in used and code not in NOT_FACES and not code.endswith("f"))
     sets = HAND_SIZES.get(len(standing) + 3 * len(laid))
     if not standing or sets is None:
         return None
     try:
-        hand = Hand(standing, tuple(laid.values()), (), standing[0])
+        hand = Hand(standing, laid, (), standing[0])
     except HandError:
         return None
     return hand if decompose(hand, knitted=True, sets=sets) else None
+
+
+def _laid_apart(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> tuple[tuple[Meld, ...], tuple[Tile, ...]]:
+    """The set-shaped runs laid apart as melds, and the playing tiles standing beside them."""
+    found = ((positions, _laid_meld(tuple(codes[i] for i in positions))) for positions in melds)
+    laid = {positions: meld for positions, meld in found if meld is not None}
+    used = {i for positions in laid for i in positions}
+    standing = tuple(Tile.parse(code) for i, code in enumerate(codes)
+                     if i not in used and code not in NOT_FACES and not code.endswith("f"))
+    return tuple(laid.values()), standing
+
+
+def _short_hand(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
+    """The tiles as a hand one tile short of a winning hand's count (a tile missed): each set-shaped
+    run laid apart a meld, and the fewest fours of a kind side by side kongs that make it so; None when
+    no such choice does."""
+    laid, standing = _laid_apart(codes, melds)
+    fours = [tile for tile, n in Counter(standing).items() if n == 4 and tile not in _apart_fours(tuple(codes))]
+    for count in range(len(fours) + 1):
+        for kongs in combinations(fours, count):
+            rest = tuple(tile for tile in standing if tile not in kongs)
+            if rest and len(rest) + 3 * (len(laid) + count) + 1 in HAND_SIZES:
+                try:
+                    return Hand(rest, (*laid, *(meld_of(SetKind.KONG, tile, False) for tile in kongs)), (), rest[0])
+                except HandError:
+                    return None
+    return None
