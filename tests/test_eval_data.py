@@ -1,5 +1,6 @@
 """The evaluation data: real-photo labels, synthetic scene specs, and the benchmark's alignment."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -116,7 +117,24 @@ def test_tally_scores_raw_and_decoded_separately():
     tally = Tally.of([(truth, Reading(("1m", "3m", "5z"), ("1m", "2m", "5z"), (), 0.2, (False, True, False))),
                       (("4p",), Reading((), ("4p",), (), 0.1))], found=2)
     assert (tally.tiles, [e.total for e in tally.errors], tally.exact) == (3, [2, 0], (0, 2))
-    assert tally.row()[:9] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0", "-", "0.5", "100.0%", "66.7%"]
+    assert tally.row()[:10] == ["33.3%", "100.0%", "0.0%", "100.0%", "0/0/0", "-", "0.5", "100.0%", "100.0%", "66.7%"]
+
+
+def test_an_image_whose_one_error_left_is_a_missed_tile_the_page_offers_counts_as_added():
+    truth = tuple("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 1z 5z 5z 5z 2f".split())
+
+    def read(codes, flagged=()):
+        return Reading(codes, codes, (), 0.1, flagged or (False,) * len(codes), ((0, 0),) * len(codes),
+                       (False,) * len(codes))
+    missed_5z = read(truth[:11] + truth[12:])
+    misread_too = read(("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "5z", "5z", "2f"),
+                       (False,) * 10 + (True,) + (False,) * 3)  # 1z read 2z, flagged: checked, then 5z added
+    missed_flower = read(truth[:-1])
+    unflagged = read(("1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "2z", "5z", "5z", "2f"))
+    tally = Tally.of([(truth, r) for r in (missed_5z, misread_too, missed_flower, unflagged)])
+    assert (tally.settled, tally.added) == (0, 2)
+    assert tally.row()[7:9] == ["0.0%", "50.0%"]
+    assert Tally.of([(truth, replace(missed_5z, runs=()))]).added == 0  # runs unknown (the detector)
 
 
 def test_tally_shares_the_misreads_flagged_for_the_user():
