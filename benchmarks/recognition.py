@@ -476,7 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               "extra tiles (after decoding) that the reader marks changed or doubtful, so the page asks "
               "the user about them (a missed tile cannot be flagged); flagged/image = tiles marked per "
               "image, right or wrong; right after checks = images whose every error is a flagged tile (none "
-              "missed), so checking the flagged tiles gives the right hand; found = labelled tiles whose box "
+              "missed), so checking the flagged tiles gives the right hand; + a missed tile added = those "
+              "and the images whose one error left is a missed tile the page then offers to add (the hand "
+              "one tile short, that tile completing it); found = labelled tiles whose box "
               "holds the centre of a read tile (synthetic scenes only).")
     return 0
 
