@@ -303,6 +303,16 @@ def test_overlay_is_written(recognize, tmp_path, capsys):
     assert capsys.readouterr().out.startswith("hand: 123m 456p 789s 11155z\n 1. 1m ")
 
 
+def test_text_output_says_when_the_hand_read_does_not_win():
+    from types import SimpleNamespace
+
+    short = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 55z", tiles=()))
+    assert short.splitlines()[1] == ("not a winning hand (MCR): 123m 456p 789s 1155z is not complete: it has 13 tiles, "
+                                     "one short of 14; it waits on 1z 5z")
+    assert cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=())) == "hand: 123m 456p 789s 11z 555z"
+    assert cli._text(SimpleNamespace(hand="", tiles=())) == "hand: (no tiles found)"
+
+
 @pytest.mark.parametrize(
     ("argument", "words"),
     [("/no/such.jpg", "'/no/such.jpg' is not a file"), (__file__, "is not an image this app can read")],

@@ -10,6 +10,7 @@ from typing import Sequence
 
 from PIL import Image
 
+from scoring import check
 from vision.classify import ModelError
 from vision.io import ImageError, load
 
@@ -24,6 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _text(recognition) -> str:
     lines = [f"hand: {recognition.hand or '(no tiles found)'}"]
+    if recognition.hand:
+        try:
+            check(recognition.hand, ruleset="mcr")
+        except ValueError as error:  # a tile missed, found twice or misread: what completes it, where one short
+            lines.append(f"not a winning hand (MCR): {error}")
     for number, tile in enumerate(recognition.tiles, 1):
         marks = "".join(mark for mark, on in (("  changed", tile.changed), ("  doubtful", tile.doubtful)) if on)
         others = ", ".join(f"{code} {p:.2f}" for code, p in tile.alternatives if code != tile.tile)
