@@ -132,6 +132,13 @@ class Reading:
     rotated: tuple[bool, ...] = ()
 
 
+def right_but_bonus_names(truth: Sequence[str], codes: Sequence[str]) -> bool:
+    """Whether every tile is read right but for bonus tiles named as other bonus tiles (MCR scores
+    only how many bonus tiles a hand has; their pictures differ most from set to set)."""
+    return len(truth) == len(codes) and all(
+        label in (code, UNKNOWN) or (label.endswith("f") and code.endswith("f")) for label, code in zip(truth, codes))
+
+
 def added_on_the_page(truth: Sequence[str], reading: Reading, errors: Errors) -> bool:
     """Whether the one error left once the flagged tiles are checked is a missed tile the page offers
     to add: with the flagged tiles corrected, the suggested hand (`hand_text`) is one tile short
@@ -169,6 +176,7 @@ class Tally:
     flagged: int = 0  # decoded tiles flagged for the user to check
     settled: int = 0  # images whose decoded errors are all flagged tiles (none missed): right once the user checks them
     added: int = 0  # other images whose one error left is a missed tile the page offers to add (`added_on_the_page`)
+    but_bonus_names: int = 0  # images read right after decoding but for bonus tiles named as other bonus tiles
 
     @property
     def errors_flagged(self) -> float | None:
@@ -188,7 +196,8 @@ class Tally:
                    tuple(reading.seconds for _, reading in results), found,
                    sum(sum(reading.flagged) for _, reading in results),
                    sum(e.missed == 0 and e.unflagged == 0 for e in decoded),
-                   sum(added_on_the_page(truth, reading, e) for (truth, reading), e in zip(results, decoded)))
+                   sum(added_on_the_page(truth, reading, e) for (truth, reading), e in zip(results, decoded)),
+                   sum(right_but_bonus_names(truth, reading.decoded) for truth, reading in results))
 
     def row(self) -> list[str]:
         n, ms = len(self.seconds), sorted(s * 1000 for s in self.seconds)
@@ -455,6 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 readers[name] = reader
         rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
                          f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
+        notes = []
         for part, samples in parts.items():
             results = run_part(samples, readers)
             if args.mistakes:
@@ -462,8 +472,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, pairs in results.items():
                 tally = Tally.of(pairs, found(samples, pairs))
                 rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
+                notes.append(f"  {part}, {name}: {tally.but_bonus_names / len(samples):.1%}")
         if parts:
             print_table(rows)
+            print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
+                  "how many there are):", *notes, sep="\n")
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "
               f"median of {SPEED_REPEATS}, readers taking turns, file to tile list; "
               f"target <= {TARGET_12MP_MS:.0f} ms and no slower than mahjong-detector")

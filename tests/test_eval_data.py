@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Tally, align, detector_truth, located,
-                                    on_felt, viewed)
+                                    on_felt, right_but_bonus_names, viewed)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -135,6 +135,16 @@ def test_an_image_whose_one_error_left_is_a_missed_tile_the_page_offers_counts_a
     assert (tally.settled, tally.added) == (0, 2)
     assert tally.row()[7:9] == ["0.0%", "50.0%"]
     assert Tally.of([(truth, replace(missed_5z, runs=()))]).added == 0  # runs unknown (the detector)
+
+
+def test_right_but_bonus_names_forgives_only_a_bonus_tile_named_as_another():
+    truth = ("1m", "2f", "7f", "?")
+    assert right_but_bonus_names(truth, ("1m", "2f", "7f", "5z"))
+    assert right_but_bonus_names(truth, ("1m", "7f", "1f", "1z"))  # two bonus tiles named as others
+    assert not right_but_bonus_names(truth, ("1m", "2m", "7f", "1z"))  # a flower read as a playing tile
+    assert not right_but_bonus_names(truth, ("1m", "2f", "7f"))  # a tile missed
+    readings = [Reading((), ("1m", "3f", "7f", "9s"), ()), Reading((), ("2m",), ())]
+    assert Tally.of([(truth, reading) for reading in readings]).but_bonus_names == 1
 
 
 def test_tally_shares_the_misreads_flagged_for_the_user():
