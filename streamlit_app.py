@@ -207,9 +207,10 @@ def complete_panel(hand: str, ruleset: str) -> bool:
         scoring.check(hand, ruleset=ruleset)
     except (scoring.IncompleteHandError, scoring.WrongTileCountError) as error:
         waiting = sorted(getattr(error, "waiting", ()))
-        st.error(f"{error}. " + ("A tile may have been missed in the photo: add it with a tap, or correct the hand above."
-                                 if waiting else "Check the tiles marked in the photo (pick \"not a tile\" for one "
-                                 "found where there is none), or correct the hand above."))
+        advice = ("A tile may have been missed in the photo: add it with a tap, or correct the hand above." if waiting
+                  else "Check the tiles marked in the photo (pick \"not a tile\" for one found where there is none), "
+                  "or correct the hand above.")
+        st.error(f"{error}. {advice}")
         columns = st.columns(min(len(waiting), 6)) if waiting else []
         for n, tile in enumerate(waiting):
             columns[n % len(columns)].button(f"Add {tile}", key=f"add_{tile}", on_click=_add_tile, args=(tile.code,))
