@@ -46,8 +46,8 @@ BONUS_DOUBT = 0.9  # ... and a bonus tile's less probable than this (their pictu
 OPEN_TILES = 8  # at most this many of the least confident tiles are reconsidered
 MAX_CHECKS = 400  # readings tested for validity before giving up
 SET_READINGS = 8  # a run laid apart may be read as any of its this many likeliest sets
-CROSS_RATIO = 40.0  # a reading that changes a tile's kind must complete the hand and be at most this much less
-# probable than the best valid reading that changes none (20 until session 33)
+CROSS_RATIO = 160.0  # a reading that changes a tile's kind must complete the hand and be at most this much less
+# probable than the best valid reading that changes none (20 until session 33, 40 until session 39)
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
 NOT_FACES = frozenset({"back", "none"})
 KONG_BACKS = frozenset({(True, False, False, True), (False, True, True, False), (True,) * 4})  # a concealed kong's
