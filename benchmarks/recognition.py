@@ -40,9 +40,9 @@ import numpy as np
 from PIL import Image
 
 from benchmarks.lighting import LIGHTS
-from scoring import IncompleteHandError, check
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from datasets.scenes import LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, tile_boxes
+from scoring import IncompleteHandError, check
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
 BIG_PHOTO = ("1-1.jpg", (4000, 3000))

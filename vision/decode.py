@@ -426,8 +426,8 @@ def _laid_apart(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> tup
 
 def _short_hand(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
     """The tiles as a hand one tile short of a winning hand's count (a tile missed): each set-shaped
-    run laid apart a meld, and the fewest fours of a kind side by side kongs that make it so; None when
-    no such choice does."""
+    run laid apart as a meld, and as kongs the fewest of the fours of a kind side by side that make the
+    count so; None when no choice does."""
     laid, standing = _laid_apart(codes, melds)
     fours = [tile for tile, n in Counter(standing).items() if n == 4 and tile not in _apart_fours(tuple(codes))]
     for count in range(len(fours) + 1):
