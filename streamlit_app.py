@@ -18,6 +18,7 @@ from scoring.situation import FLAGS
 from scoring.tiles import Wind
 
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
+DEFAULT_RULES = next(iter(scoring.RULESETS))  # the rule set picked until the user picks one
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
 
 
@@ -126,8 +127,9 @@ def standing_tiles(hand: str) -> tuple[list[str], str | None]:
     return list(dict.fromkeys(tile.code for tile in parsed.standing)), None
 
 
-def hand_panel() -> tuple[str, str | None]:
-    """The confirmed hand in notation, and the winning tile."""
+def hand_panel() -> tuple[str, str | None, bool]:
+    """The confirmed hand in notation, the winning tile, and whether the hand wins (`complete_panel`,
+    under the rule set picked so far: its panel comes below)."""
     st.subheader("2. Check the tiles")
     hand = st.text_input(
         "Hand: bare tiles stand concealed, [exposed sets], (concealed kongs), e.g. `123m 456p 11z [555z]`",
@@ -136,8 +138,9 @@ def hand_panel() -> tuple[str, str | None]:
     tiles, error = standing_tiles(hand)
     if error:
         st.error(f"{error}. Correct the hand above (notation: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `1z`-`7z`, `1f`-`8f`).")
+    wins = bool(hand.strip()) and not error and complete_panel(hand, st.session_state.get("ruleset", DEFAULT_RULES))
     win = st.selectbox("Winning tile", tiles, index=None, key="win", placeholder="Tap the winning tile")
-    return hand, win
+    return hand, win, wins
 
 
 def rules_panel() -> tuple[str, dict[str, object]]:
@@ -169,13 +172,14 @@ def _wind_name(wind: Wind) -> str:
     return wind.name.title()
 
 
-def breakdown_panel(hand: str, win: str, ruleset: str, situation: dict[str, object]) -> None:
+def breakdown_panel(hand: str, win: str, wins: bool, ruleset: str, situation: dict[str, object]) -> None:
     """Score the hand and show every item, what was excluded, the total and the payments."""
     st.subheader("4. Score")
     if not hand.strip():
         st.info("Enter the hand and pick the winning tile to see the score.")
         return
-    if not complete_panel(hand, ruleset):
+    if not wins:
+        st.info("Complete the hand above to see the score.")
         return
     if not win:
         st.info("Pick the winning tile to see the score.")
@@ -225,9 +229,9 @@ def main() -> None:
     st.title("Mahjong Lens")
     photo, name = photo_panel()
     recognition_panel(photo, name)
-    hand, win = hand_panel()
+    hand, win, wins = hand_panel()
     ruleset, situation = rules_panel()
-    breakdown_panel(hand, win, ruleset, situation)
+    breakdown_panel(hand, win, wins, ruleset, situation)
 
 
 main()
