@@ -364,9 +364,11 @@ def complete_hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...] = (),
     return None
 
 
-def _hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...]) -> Hand | None:
+def _hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...], laid: tuple[Meld, ...] = ()) -> Hand | None:
+    """The playing tiles standing but for the ``kongs`` (exposed), beside the melds ``laid`` apart; None if
+    none stands or the copies are too many."""
     standing = [tile for tile in playing if tile not in kongs]
-    melds = tuple(meld_of(SetKind.KONG, tile, False) for tile in kongs)
+    melds = laid + tuple(meld_of(SetKind.KONG, tile, False) for tile in kongs)
     if not standing:
         return None
     try:
@@ -430,12 +432,7 @@ def _short_hand(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Han
     count so; None when no choice does."""
     laid, standing = _laid_apart(codes, melds)
     fours = [tile for tile, n in Counter(standing).items() if n == 4 and tile not in _apart_fours(tuple(codes))]
-    for count in range(len(fours) + 1):
-        for kongs in combinations(fours, count):
-            rest = tuple(tile for tile in standing if tile not in kongs)
-            if rest and len(rest) + 3 * (len(laid) + count) + 1 in HAND_SIZES:
-                try:
-                    return Hand(rest, (*laid, *(meld_of(SetKind.KONG, tile, False) for tile in kongs)), (), rest[0])
-                except HandError:
-                    return None
+    for count in range(len(fours) + 1):  # a kong counts one tile less than its four standing: the count alone decides
+        if len(standing) - count + 3 * len(laid) + 1 in HAND_SIZES:
+            return _hand(standing, tuple(fours[:count]), laid)
     return None
