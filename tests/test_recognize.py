@@ -66,7 +66,8 @@ def test_a_concealed_kong_shown_with_two_backs_is_read_as_one(recognize):
 
 def test_a_back_between_two_runs_belongs_to_the_two_faces_of_a_concealed_kong():
     from vision.pipeline import CapCheck, RunReading, _chosen, classifier
-    from vision.segment import Run, Split, end_caps
+    from vision.backs import end_caps
+    from vision.segment import Run, Split
 
     classes = classifier().classes
     sets, kong = Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0), Run(((125, 0), (185, 0), (185, 40), (125, 40)), 0, 1)
@@ -114,7 +115,8 @@ def test_a_bonus_tile_is_doubtful_unless_read_very_surely():
 
 def test_a_flat_place_beside_a_run_that_is_no_face_is_a_back():
     from vision.pipeline import _back, classifier
-    from vision.segment import Run, end_caps
+    from vision.backs import end_caps
+    from vision.segment import Run
 
     classes = classifier().classes
     cap, _ = end_caps(Run(((0, 0), (90, 0), (90, 40), (0, 40)), 0, 0))
@@ -156,7 +158,8 @@ def test_a_flat_end_of_a_run_read_as_no_tile_beside_faces_is_a_back():
 
 def test_backs_of_the_tables_colours_count_at_both_ends_of_two_faces_alike():
     from vision.pipeline import CapCheck, _ends, classifier
-    from vision.segment import Run, end_caps
+    from vision.backs import end_caps
+    from vision.segment import Run
 
     classes = classifier().classes
     lead, trail = end_caps(Run(((0, 0), (60, 0), (60, 40), (0, 40)), 0, 0))
@@ -183,7 +186,8 @@ def test_only_places_apart_from_the_table_beside_a_pair_are_read_for_a_kongs_bac
     """Bare table beside two faces is not read for backs: on bare felt of a back's colour the classifier
     may be sure of one, and two bonus tiles laid apart, read as two faces alike, made a concealed kong."""
     from vision.pipeline import CapCheck, _cap_checks
-    from vision.segment import Place, Run
+    from vision.backs import Place
+    from vision.segment import Run
 
     pair, row = Run(((0, 0), (80, 0), (80, 40), (0, 40)), 0, 0), Run(((0, 0), (400, 0), (400, 40), (0, 40)), 0, 0)
     assert _cap_checks(pair, (Place.BARE, Place.SHADE)) == (CapCheck.SKIP, CapCheck.KONG_SHADE)

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from vision.io import load
-from vision.segment import (FACE_SIZE, Place, Run, Split, _locally_white, _reading_order, _ring, _sized_alike, _unlike_table,
-                            _unpatterned, backs_possible, end_caps, face_mask, face_share, find_runs, flat_share,
-                            leaning_seams, lower_edge, photo_tile_height, rectify, splits, stands_out, strip, tile_pitch)
+from vision.backs import Place, backs_possible, end_caps, flat_share, lower_edge, stands_out
+from vision.facemask import _locally_white, _unlike_table, _unpatterned, face_mask, outer_ring
+from vision.segment import (FACE_SIZE, Run, Split, _reading_order, _sized_alike, face_share, find_runs, leaning_seams,
+                            photo_tile_height, rectify, splits, strip, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -367,7 +368,7 @@ def test_a_grid_whose_middle_row_seam_is_clearest_is_cut_into_all_its_rows_in_li
 
 
 def test_a_blob_found_with_the_light_evened_is_taken_where_it_continues_a_row():
-    from vision.segment import _with_shaded
+    from vision.facemask import _with_shaded
 
     table = np.full((100, 400), 120, np.uint8)  # saturation: a coloured table, ...
     found = np.zeros((100, 400), np.uint8)
@@ -488,7 +489,7 @@ def test_the_dark_backs_of_a_concealed_kong_found_as_one_run_do_not_set_its_seam
 def _ring_as_face(path) -> float:
     """The share of the photo's outer ring that the face mask takes for tile faces."""
     small, _ = load(path).reduced()
-    return float((_ring(face_mask(small)) > 0).mean())
+    return float((outer_ring(face_mask(small)) > 0).mean())
 
 
 def test_a_white_cloth_is_not_taken_for_tile_faces(shared_datasets):

@@ -19,8 +19,8 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
-from vision.segment import (FLAT_SHARE, Place, Quad, Run, Split, backs_possible, end_caps, find_runs, flat_share,
-                            photo_tile_height, rectify, splits)
+from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
+from vision.segment import Quad, Run, Split, find_runs, photo_tile_height, rectify, splits
 
 TOP_K = 3  # alternatives reported per tile
 BACK_SURE = 0.85  # a place beside a run holds a face-down tile when this sure of it (0.75 until session 33)
