@@ -349,7 +349,8 @@ def big_photo(workdir: Path) -> Path:
 
 
 Reader = Callable[[Path], Reading]
-READERS: dict[str, tuple[Reader, Callable[[Sequence[str]], tuple[str, ...]]]] = {
+Readers = dict[str, tuple[Reader, Callable[[Sequence[str]], tuple[str, ...]]]]  # name: (reader, its truth)
+READERS: Readers = {
     "ours": (read_ours, tuple),
     "mahjong-detector": (read_detector, detector_truth),
 }
@@ -379,7 +380,7 @@ def unavailable(read: Reader, path: Path) -> str | None:
 Results = dict[str, list[tuple[tuple[str, ...], Reading]]]  # reader -> (labels, reading) per sample
 
 
-def run_part(samples: list[Sample], readers: dict[str, tuple[Reader, Callable]]) -> Results:
+def run_part(samples: list[Sample], readers: Readers) -> Results:
     results: Results = {name: [] for name in readers}
     for sample in samples:
         for name, (read, truth_for) in readers.items():
@@ -420,8 +421,19 @@ def print_table(rows: list[list[str]]) -> None:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run every available reader on both parts and print the table with the targets."""
+SCORING_NOTE = ("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
+                "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'; "
+                "wrong/missed/extra counts tiles after decoding; misreads flagged = the share of wrong and "
+                "extra tiles (after decoding) that the reader marks changed or doubtful, so the page asks "
+                "the user about them (a missed tile cannot be flagged); flagged/image = tiles marked per "
+                "image, right or wrong; right after checks = images whose every error is a flagged tile (none "
+                "missed), so checking the flagged tiles gives the right hand; + a missed tile added = those "
+                "and the images whose one error left is a missed tile the page then offers to add (the hand "
+                "one tile short, that tile completing it); found = labelled tiles whose box "
+                "holds the centre of a read tile (synthetic scenes only).")
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=None, help="only the first N scenes")
     parser.add_argument("--model", type=Path, help="a candidate ONNX model instead of the committed one")
@@ -436,63 +448,74 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _parts(args: argparse.Namespace, workdir: Path) -> dict[str, list[Sample]]:
+    """The labelled sets the options ask for, by part name (none for --speed)."""
+    if args.speed:
+        return {}
+    if args.dev:
+        return {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
+    if args.camera:
+        return camera_samples(workdir)
+    if args.light:
+        return light_samples(workdir)
+    return {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
+            "real-fresh": photo_samples(workdir, FRESH_LABELS)}
+
+
+def _readers(ours_only: bool, big: Path) -> Readers:
+    """The readers that can run here (saying why one cannot), ours alone when asked."""
+    readers = {}
+    for name, reader in READERS.items():
+        if ours_only and name != "ours":
+            continue
+        reason = unavailable(reader[0], big)
+        if reason:
+            print(f"{name}: not available ({reason})")
+        else:
+            readers[name] = reader
+    return readers
+
+
+def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) -> None:
+    """Every reader on every part: the table against the targets, then the bonus-names figures."""
+    rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
+                     f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
+    notes = []
+    for part, samples in parts.items():
+        results = run_part(samples, readers)
+        if mistakes:
+            print_mistakes(part, samples, results)
+        for name, pairs in results.items():
+            tally = Tally.of(pairs, found(samples, pairs))
+            rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
+            notes.append(f"  {part}, {name}: {tally.but_bonus_names / len(samples):.1%}")
+    print_table(rows)
+    print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
+          "how many there are):", *notes, sep="\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every available reader on both parts and print the table with the targets."""
+    args = _arguments(argv)
     if args.model:
         use_model(args.model)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        if args.speed:
-            parts = {}
-        elif args.dev:
-            parts = {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
-        elif args.camera:
-            parts = camera_samples(workdir)
-        elif args.light:
-            parts = light_samples(workdir)
-        else:
-            parts = {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
-                     "real-fresh": photo_samples(workdir, FRESH_LABELS)}
+        parts = _parts(args, workdir)
         big = big_photo(workdir)
-        readers = {}
-        for name, reader in READERS.items():
-            if (args.dev or args.camera or args.light) and name != "ours":
-                continue
-            reason = unavailable(reader[0], big)
-            if reason:
-                print(f"{name}: not available ({reason})")
-            else:
-                readers[name] = reader
-        rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
-                         f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
-        notes = []
-        for part, samples in parts.items():
-            results = run_part(samples, readers)
-            if args.mistakes:
-                print_mistakes(part, samples, results)
-            for name, pairs in results.items():
-                tally = Tally.of(pairs, found(samples, pairs))
-                rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
-                notes.append(f"  {part}, {name}: {tally.but_bonus_names / len(samples):.1%}")
+        readers = _readers(args.dev or args.camera or args.light, big)
         if parts:
-            print_table(rows)
-            print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
-                  "how many there are):", *notes, sep="\n")
+            _accuracy(parts, readers, args.mistakes)
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "
               f"median of {SPEED_REPEATS}, readers taking turns, file to tile list; "
               f"target <= {TARGET_12MP_MS:.0f} ms and no slower than mahjong-detector")
         for name, ms in medians_ms({name: read for name, (read, _) in readers.items()}, big).items():
             print(f"  {name}: {ms:.0f} ms")
     if parts:
-        print("\nScoring: edit-distance alignment in reading order (missed/extra tiles are errors); "
-              "'?' labels are free; mahjong-detector is scored with bonus tiles and backs as '?'; "
-              "wrong/missed/extra counts tiles after decoding; misreads flagged = the share of wrong and "
-              "extra tiles (after decoding) that the reader marks changed or doubtful, so the page asks "
-              "the user about them (a missed tile cannot be flagged); flagged/image = tiles marked per "
-              "image, right or wrong; right after checks = images whose every error is a flagged tile (none "
-              "missed), so checking the flagged tiles gives the right hand; + a missed tile added = those "
-              "and the images whose one error left is a missed tile the page then offers to add (the hand "
-              "one tile short, that tile completing it); found = labelled tiles whose box "
-              "holds the centre of a read tile (synthetic scenes only).")
+        print(SCORING_NOTE)
     return 0
 
 
