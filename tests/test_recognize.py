@@ -557,6 +557,18 @@ def test_hand_text_takes_four_of_a_kind_as_a_kong():
     assert "[" not in hand_text(_codes("111z123m444p567s99p1z"))  # the fourth East lies apart: no kong
 
 
+def test_hand_text_takes_a_face_up_kong_beside_the_declared_sets():
+    # a concealed kong (backs at its ends) and a kong laid face up, nothing lying: both kongs
+    tiles = ["back", "1z", "1z", "back", *_codes("6666p999p789m44p")]
+    runs = [(0, 0)] * 4 + [(0, 1)] * 4 + [(0, 2)] * 3 + [(1, 0)] * 5
+    assert hand_text(tiles, runs) == "789m 44999p (1111z) [6666p]"
+    # two claimed sets (a tile lying sideways in each) and a kong of four face up
+    tiles = _codes("333s66z222p456m5555s")
+    runs = [(0, 0)] * 5 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(0, 3)] * 4
+    sideways = [False] * 5 + [True, False, False, False, True, False] + [False] * 4
+    assert hand_text(tiles, runs, sideways) == "333s 66z [222p] [456m] [5555s]"
+
+
 def test_hand_text_one_tile_short_keeps_its_kongs_and_melds_so_the_missing_tile_can_be_named():
     standing = _codes("123m567s1z789p")  # 11z lost one East: the hand is one tile short
     runs = [0] * len(standing) + [1] * 4

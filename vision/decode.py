@@ -349,16 +349,16 @@ def _apart_fours(codes: tuple[str, ...]) -> frozenset[Tile]:
 
 
 def complete_hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...] = (),
-                  apart: frozenset[Tile] = frozenset()) -> Hand | None:
-    """The playing tiles as a complete hand (fours taken as kongs where the count needs it, but not
-    those `apart`; `kongs` always), or None."""
+                  apart: frozenset[Tile] = frozenset(), laid: tuple[Meld, ...] = ()) -> Hand | None:
+    """The playing tiles as a complete hand beside the melds `laid` apart (fours taken as kongs where
+    the count needs it, but not those `apart`; `kongs` always), or None."""
     fours = [tile for tile, n in Counter(playing).items() if n == 4 and tile not in kongs and tile not in apart]
     for count in range(len(fours) + 1):
-        sets = HAND_SIZES.get(len(playing) - len(kongs) - count)
+        sets = HAND_SIZES.get(len(playing) - len(kongs) - count + 3 * len(laid))
         if sets is None:
             continue
         for chosen in ((*kongs, *more) for more in combinations(fours, count)):
-            hand = _hand(playing, chosen)
+            hand = _hand(playing, chosen, laid)
             if hand is not None and decompose(hand, knitted=True, sets=sets):
                 return hand
     return None
@@ -381,8 +381,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
               rotated: Sequence[bool] | None = None) -> str:
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in and which lie
     sideways, a run laid apart that shows a claimed (sideways) tile or backs and is a set becomes a
-    meld (exposed; a kong showing backs concealed) when the standing rest completes the hand;
-    otherwise every tile stands, with the kongs the count calls for (four tiles side by side). Where
+    meld (exposed; a kong showing backs concealed) when the rest completes the hand; otherwise every
+    tile stands. Either way, four tiles of a kind side by side are a kong where the count calls for one. Where
     the tiles are one short of a hand (a tile missed), such melds and kongs are taken all the same
     where that makes the count one short (`_short_hand`), so that what completes it can be named.
     Bonus tiles last."""
@@ -402,18 +402,10 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
 
 
 def _with_laid_melds(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
-    """The hand with each set-shaped run laid apart as a meld, if the standing rest completes it."""
+    """The hand with each set-shaped run laid apart as a meld, if the standing rest completes it (with
+    the kongs the count calls for among its fours side by side: a kong laid face up, none lying)."""
     laid, standing = _laid_apart(codes, melds)
-    if not laid:
-        return None
-    sets = HAND_SIZES.get(len(standing) + 3 * len(laid))
-    if not standing or sets is None:
-        return None
-    try:
-        hand = Hand(standing, laid, (), standing[0])
-    except HandError:
-        return None
-    return hand if decompose(hand, knitted=True, sets=sets) else None
+    return complete_hand(standing, apart=_apart_fours(tuple(codes)), laid=laid) if laid else None
 
 
 def _laid_apart(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> tuple[tuple[Meld, ...], tuple[Tile, ...]]:
