@@ -19,6 +19,8 @@ from scoring.tiles import Wind
 
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
 DEFAULT_RULES = next(iter(scoring.RULESETS))  # the rule set picked until the user picks one
+CLAIMED_NOTE = ("Sets in [brackets] were claimed (exposed): the photo shows them laid apart from the row of concealed "
+                "tiles. Remove the brackets of a set that was never claimed: the score then counts it concealed.")
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
 
 
@@ -135,6 +137,8 @@ def hand_panel() -> tuple[str, str | None, bool]:
         "Hand: bare tiles stand concealed, [exposed sets], (concealed kongs), e.g. `123m 456p 11z [555z]`",
         key="hand",
     )
+    if "[" in hand:
+        st.caption(CLAIMED_NOTE)
     tiles, error = standing_tiles(hand)
     if error:
         st.error(f"{error}. Correct the hand above (notation: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `1z`-`7z`, `1f`-`8f`).")

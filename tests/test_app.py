@@ -47,6 +47,13 @@ def test_bad_hand_shows_a_message_and_keeps_the_input(app, hand, win, message):
     assert app.text_input(key="hand").value == hand
 
 
+def test_a_hand_with_claimed_sets_says_how_to_make_one_concealed(app):
+    enter(app, "123m 456p 11z [789s] [555z]", None)
+    assert any("Remove the brackets" in c.value for c in app.caption)
+    enter(app, "123m 456p 789s 11z 555z", None)
+    assert not any("Remove the brackets" in c.value for c in app.caption)
+
+
 def test_a_hand_one_tile_short_offers_each_tile_that_completes_it(app):
     enter(app, "123m 456p 789s 11z 55z", None)
     assert any("one short of 14" in e.value and "add it with a tap" in e.value for e in app.error)

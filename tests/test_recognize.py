@@ -492,8 +492,22 @@ def test_suggested_hand_brackets_the_declared_sets_laid_apart():
     assert hand_text([*concealed, "2s", "2s", "2s"], runs, claimed) == "123m 789p 567s 11z [222s]"
     kong = [*concealed, "back", "4p", "4p", "back", "3f"]
     assert hand_text(kong, runs + [1, 2]) == "123m 789p 567s 11z (4444p) 3f"
-    assert hand_text([*concealed, "2s", "2s", "2s"], runs) == "123m 789p 222567s 11z"  # nothing claimed
     assert hand_text([*concealed, "2s", "3s", "9s"], runs, claimed) == "123m 789p 235679s 11z"  # not a set
+
+
+def test_suggested_hand_takes_every_set_laid_apart_as_exposed_where_the_rest_completes_the_hand():
+    concealed = _codes("123m567s11z789p")
+    runs = [0] * len(concealed) + [1, 1, 1]
+    # a set laid apart, its claimed tile not turned (as MCR tables play): exposed all the same
+    assert hand_text([*concealed, "2s", "2s", "2s"], runs) == "123m 789p 567s 11z [222s]"
+    # a hand shown set by set (no run of more than four tiles): concealed, unless a tile lies sideways
+    shown = _codes("123p456p789p234s77m")
+    sets = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]
+    assert hand_text(shown, sets) == "77m 123456789p 234s"
+    assert hand_text(shown, sets, [False] * 9 + [True] + [False] * 4) == "77m 123456789p [234s]"
+    # 111m apart would leave 23m without its 1m: the tiles stand as one concealed hand
+    tiles = _codes("111m23m456p789s555z")
+    assert hand_text(tiles, [1, 1, 1] + [0] * 11) == "11123m 456p 789s 555z"
 
 
 def test_a_bonus_reading_becomes_a_playing_tile_only_to_complete_the_hand():
@@ -559,9 +573,9 @@ def test_hand_text_takes_four_of_a_kind_as_a_kong():
 
 def test_hand_text_takes_a_face_up_kong_beside_the_declared_sets():
     # a concealed kong (backs at its ends) and a kong laid face up, nothing lying: both kongs
-    tiles = ["back", "1z", "1z", "back", *_codes("6666p999p789m44p")]
-    runs = [(0, 0)] * 4 + [(0, 1)] * 4 + [(0, 2)] * 3 + [(1, 0)] * 5
-    assert hand_text(tiles, runs) == "789m 44999p (1111z) [6666p]"
+    tiles = ["back", "1z", "1z", "back", *_codes("6666p789m44p")]
+    runs = [(0, 0)] * 4 + [(0, 1)] * 4 + [(1, 0)] * 5
+    assert hand_text(tiles + _codes("999p"), runs + [(1, 0)] * 3) == "789m 44999p (1111z) [6666p]"
     # two claimed sets (a tile lying sideways in each) and a kong of four face up
     tiles = _codes("333s66z222p456m5555s")
     runs = [(0, 0)] * 5 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(0, 3)] * 4

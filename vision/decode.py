@@ -379,26 +379,36 @@ def _hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...], laid: tuple[Meld, 
 
 def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
               rotated: Sequence[bool] | None = None) -> str:
-    """A suggested hand string, '' if no faces. Given the runs the tiles were found in and which lie
-    sideways, a run laid apart that shows a claimed (sideways) tile or backs and is a set becomes a
-    meld (exposed; a kong showing backs concealed) when the rest completes the hand; otherwise every
-    tile stands. Either way, four tiles of a kind side by side are a kong where the count calls for one. Where
-    the tiles are one short of a hand (a tile missed), such melds and kongs are taken all the same
-    where that makes the count one short (`_short_hand`), so that what completes it can be named.
-    Bonus tiles last."""
+    """A suggested hand string, '' if no faces. Given the runs the tiles were found in (and which lie
+    sideways), runs laid apart that are sets become melds where the rest completes the hand: exposed,
+    a kong showing backs concealed. Which runs: beside a run of more than four tiles (the concealed
+    tiles stood in a row), every set laid apart, its claimed tile turned sideways or not (MCR tables
+    seldom turn it); otherwise, or failing that, only those showing a sideways tile or backs (a hand
+    shown set by set is concealed). Failing both, every tile stands. Either way, four tiles of a kind
+    side by side are a kong where the count calls for one. Where the tiles are one short of a hand (a
+    tile missed), melds and kongs are taken so all the same where that makes the count one short
+    (`_short_hand`), so that what completes it can be named. Bonus tiles last."""
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
-    declared = tuple(meld for meld in _meld_runs(runs or ())
-                     if any(sideways[i] or codes[i] == "back" for i in meld))
-    hand = _with_laid_melds(codes, declared)
+    apart = _meld_runs(runs or ())
+    declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
+    choices = tuple(dict.fromkeys((apart if _stood_in_a_row(runs or ()) else declared, declared)))
+    hand = next((hand for melds in choices if (hand := _with_laid_melds(codes, melds))), None)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
-        hand = complete_hand(playing, apart=_apart_fours(tuple(codes))) or _short_hand(codes, declared)
+        hand = complete_hand(playing, apart=_apart_fours(tuple(codes))) or next(
+            (hand for melds in choices if (hand := _short_hand(codes, melds))), None)
         groups = [format_tiles(playing, separator=" ")] if hand is None else []
     if hand is not None:
         groups = [format_tiles(hand.standing, separator=" ")] + [str(meld) for meld in hand.melds]
     return " ".join(group for group in (*groups, bonus) if group)
+
+
+def _stood_in_a_row(runs: Sequence[Hashable]) -> bool:
+    """Whether some run holds more than four tiles: the concealed tiles stood in a row, what lies
+    apart was claimed (not a hand shown set by set)."""
+    return any(n > 4 for n in Counter(runs).values())
 
 
 def _with_laid_melds(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
