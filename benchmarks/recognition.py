@@ -43,6 +43,7 @@ from benchmarks.lighting import LIGHTS
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from datasets.scenes import LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, tile_boxes
 from scoring import IncompleteHandError, check
+from scoring.hand import Hand
 
 TARGET_TILE, TARGET_EXACT, TARGET_12MP_MS = 0.98, 0.85, 150.0
 BIG_PHOTO = ("1-1.jpg", (4000, 3000))
@@ -115,6 +116,7 @@ class Sample:
     path: Path
     truth: tuple[str, ...]
     boxes: tuple[tuple[tuple[int, int], ...], ...] | None = None  # each tile's corners, when known
+    hand: str | None = None  # the hand laid out, in the scoring notation (claimed sets bracketed), when known
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,24 @@ def added_on_the_page(truth: Sequence[str], reading: Reading, errors: Errors) ->
     except ValueError:
         return False
     return False
+
+
+def suggested_hand_right(hand: str, reading: Reading) -> bool:
+    """Whether the hand the page starts from (`hand_text` of the decoded tiles, their runs and which lie
+    sideways) is `hand`: the same concealed tiles, claimed sets, concealed kongs and bonus tiles."""
+    from vision.decode import hand_text
+
+    suggested = _hand_parts(hand_text(reading.decoded, reading.runs, reading.rotated))
+    return suggested is not None and suggested == _hand_parts(hand)
+
+
+def _hand_parts(text: str) -> tuple | None:
+    """A hand string's standing tiles, melds (in any order) and bonus tiles; None if it is no hand."""
+    try:
+        hand = Hand.parse(text, win="1m")  # the winning tile is not compared (nor checked by parse)
+    except ValueError:
+        return None
+    return hand.standing, sorted(meld.text for meld in hand.melds), hand.bonus
 
 
 def located(truth: Sequence[str], boxes: Sequence, reading: Reading) -> int:
@@ -268,7 +288,7 @@ def scene_samples(count: int | None, dev: bool = False, table: str | None = None
     """The scenes of `scene_specs` as samples."""
     specs, boxes = scene_specs(count, dev, table)
     return [Sample(f"scene-{s.seed}", cached(s), tuple(c for row in s.labels for c in row),
-                   tuple(tuple(map(tuple, box)) for box in boxes[s.seed])) for s in specs]
+                   tuple(tuple(map(tuple, box)) for box in boxes[s.seed]), s.hand) for s in specs]
 
 
 def photo_samples(workdir: Path, labels: Path = LABELS) -> list[Sample]:
@@ -483,7 +503,7 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
     """Every reader on every part: the table against the targets, then the bonus-names figures."""
     rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
                      f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
-    notes = []
+    notes, hands = [], []
     for part, samples in parts.items():
         results = run_part(samples, readers)
         if mistakes:
@@ -492,9 +512,15 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
             tally = Tally.of(pairs, found(samples, pairs))
             rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
             notes.append(f"  {part}, {name}: {tally.but_bonus_names / len(samples):.1%}")
+            if all(sample.hand for sample in samples):
+                right = sum(suggested_hand_right(s.hand, reading) for s, (_, reading) in zip(samples, pairs))
+                hands.append(f"  {part}, {name}: {right / len(samples):.1%}")
     print_table(rows)
     print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
           "how many there are):", *notes, sep="\n")
+    if hands:
+        print("\nSuggested hand right (the hand string the page starts from: concealed tiles, claimed sets, "
+              "concealed kongs and bonus tiles as the scene lays them out):", *hands, sep="\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

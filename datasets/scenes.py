@@ -27,6 +27,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.artwork import FACE_CLASSES, KMAHJONGG_DIR, load_source
+from scoring.hand import Hand, Meld, SetKind, meld_of
+from scoring.tiles import Tile
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "benchmarks" / "data" / "scenes.json"
@@ -103,6 +105,25 @@ class SceneSpec:
     def labels(self) -> tuple[tuple[str, ...], ...]:
         """Codes per row in reading order."""
         return tuple(tuple(t.code for group in row for t in group) for row in self.rows)
+
+    @property
+    def hand(self) -> str:
+        """The hand laid out, in the scoring notation: the concealed tiles (the group not of three or four
+        tiles), each set laid apart as claimed, a kong showing backs as concealed, and the bonus tiles."""
+        standing: list[Tile] = []
+        melds: list[Meld] = []
+        bonus: list[Tile] = []
+        for group in (group for row in self.rows for group in row):
+            faces = [Tile.parse(t.code) for t in group if t.code != "back"]
+            if all(face.is_bonus for face in faces):
+                bonus += faces
+            elif len(faces) < len(group):
+                melds.append(meld_of(SetKind.KONG, faces[0], True))
+            elif len(group) in (3, 4):
+                melds.append(Meld.from_tiles(faces, concealed=False))
+            else:
+                standing += faces
+        return str(Hand(tuple(standing), tuple(melds), tuple(bonus), standing[0]))
 
 
 def load_specs(path: Path = SPECS) -> list[SceneSpec]:

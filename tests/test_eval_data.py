@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Tally, align, detector_truth, located,
-                                    on_felt, right_but_bonus_names, viewed)
+                                    on_felt, right_but_bonus_names, suggested_hand_right, viewed)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -145,6 +145,23 @@ def test_right_but_bonus_names_forgives_only_a_bonus_tile_named_as_another():
     assert not right_but_bonus_names(truth, ("1m", "2f", "7f"))  # a tile missed
     readings = [Reading((), ("1m", "3f", "7f", "9s"), ()), Reading((), ("2m",), ())]
     assert Tally.of([(truth, reading) for reading in readings]).but_bonus_names == 1
+
+
+def test_a_scene_knows_its_hand_with_claimed_sets_and_concealed_kongs():
+    spec = SceneSpec.from_json({"seed": 1, "body": SPECS[0].body, "background": SPECS[0].background,
+                                "rows": [["2p 2p 2p*", "back 5s 5s back", "4m 5m 6m", "3f"], ["3s 3s 3s 6z 6z"]]})
+    assert spec.hand == "333s 66z [222p] (5555s) [456m] 3f"
+
+
+def test_the_suggested_hand_must_bracket_what_the_scene_lays_apart():
+    hand = "789p 333s 66z [222p] [456m] 3f"
+    codes = tuple("7p 8p 9p 3s 3s 3s 6z 6z 2p 2p 2p 4m 5m 6m 3f".split())
+    runs = ((0, 0),) * 8 + ((0, 1),) * 3 + ((0, 2),) * 3 + ((0, 3),)
+    laid_apart = Reading(codes, codes, (), runs=runs, rotated=(False,) * len(codes))
+    assert suggested_hand_right(hand, laid_apart)
+    assert not suggested_hand_right(hand, replace(laid_apart, runs=((0, 0),) * len(codes)))  # one row: all concealed
+    assert not suggested_hand_right(hand, replace(laid_apart, decoded=codes[:-1] + ("4f",)))  # another flower
+    assert not suggested_hand_right(hand, Reading((), (), ()))  # nothing read
 
 
 def test_tally_shares_the_misreads_flagged_for_the_user():
