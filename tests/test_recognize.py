@@ -505,6 +505,12 @@ def test_suggested_hand_takes_every_set_laid_apart_as_exposed_where_the_rest_com
     sets = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]
     assert hand_text(shown, sets) == "77m 123456789p 234s"
     assert hand_text(shown, sets, [False] * 9 + [True] + [False] * 4) == "77m 123456789p [234s]"
+    # the pair on a row of its own, the sets on another: the pair is what stood concealed
+    rows = [(0, 0)] * 3 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(0, 3)] * 3 + [(1, 0)] * 2
+    assert hand_text(shown, rows) == "77m [123p] [456p] [789p] [234s]"
+    # ... but not flowers on a row of their own
+    flowers = [(0, 0)] * 3 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(0, 3)] * 3 + [(0, 4)] * 2 + [(1, 0)]
+    assert hand_text([*shown, "3f"], flowers) == "77m 123456789p 234s 3f"
     # 111m apart would leave 23m without its 1m: the tiles stand as one concealed hand
     tiles = _codes("111m23m456p789s555z")
     assert hand_text(tiles, [1, 1, 1] + [0] * 11) == "11123m 456p 789s 555z"

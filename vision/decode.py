@@ -381,8 +381,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
               rotated: Sequence[bool] | None = None) -> str:
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in (and which lie
     sideways), runs laid apart that are sets become melds where the rest completes the hand: exposed,
-    a kong showing backs concealed. Which runs: beside a run of more than four tiles (the concealed
-    tiles stood in a row), every set laid apart, its claimed tile turned sideways or not (MCR tables
+    a kong showing backs concealed. Which runs: where the concealed tiles stand apart from the rest
+    (`_concealed_apart`), every set laid apart, its claimed tile turned sideways or not (MCR tables
     seldom turn it); otherwise, or failing that, only those showing a sideways tile or backs (a hand
     shown set by set is concealed). Failing both, every tile stands. Either way, four tiles of a kind
     side by side are a kong where the count calls for one. Where the tiles are one short of a hand (a
@@ -393,7 +393,7 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     sideways = rotated or [False] * len(codes)
     apart = _meld_runs(runs or ())
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
-    choices = tuple(dict.fromkeys((apart if _stood_in_a_row(runs or ()) else declared, declared)))
+    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs or ()) else declared, declared)))
     hand = next((hand for melds in choices if (hand := _with_laid_melds(codes, melds))), None)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
@@ -405,10 +405,20 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     return " ".join(group for group in (*groups, bonus) if group)
 
 
-def _stood_in_a_row(runs: Sequence[Hashable]) -> bool:
-    """Whether some run holds more than four tiles: the concealed tiles stood in a row, what lies
-    apart was claimed (not a hand shown set by set)."""
-    return any(n > 4 for n in Counter(runs).values())
+def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable]) -> bool:
+    """Whether the concealed tiles stand apart from what was claimed (not a hand shown set by set): a
+    run of more than four tiles, or, of runs given as (row, group), playing tiles neither three nor
+    four alone in a row of their own (a pair kept apart from the rows of sets)."""
+    sizes = Counter(runs)
+    rows = Counter(_row(run) for run in sizes)
+    playing = {run for run, code in zip(runs, codes) if tile_kind(code) == "playing"}
+    return any(n > 4 or (len(rows) > 1 and rows[_row(run)] == 1 and n not in (3, 4) and run in playing)
+               for run, n in sizes.items())
+
+
+def _row(run: Hashable) -> Hashable:
+    """The row of a run given as (row, group); a run given otherwise is in the one row."""
+    return run[0] if isinstance(run, tuple) else 0
 
 
 def _with_laid_melds(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> Hand | None:
