@@ -394,15 +394,24 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     apart = _meld_runs(runs or ())
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
     choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs or ()) else declared, declared)))
-    hand = next((hand for melds in choices if (hand := _with_laid_melds(codes, melds))), None)
+    hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
-        hand = complete_hand(playing, apart=_apart_fours(tuple(codes))) or next(
-            (hand for melds in choices if (hand := _short_hand(codes, melds))), None)
+        hand = complete_hand(playing, apart=_apart_fours(tuple(codes))) or _first_hand(_short_hand, codes, choices)
         groups = [format_tiles(playing, separator=" ")] if hand is None else []
     if hand is not None:
         groups = [format_tiles(hand.standing, separator=" ")] + [str(meld) for meld in hand.melds]
     return " ".join(group for group in (*groups, bonus) if group)
+
+
+def _first_hand(build: Callable[[Sequence[str], tuple[tuple[int, ...], ...]], Hand | None], codes: Sequence[str],
+                choices: Sequence[tuple[tuple[int, ...], ...]]) -> Hand | None:
+    """The hand `build` makes of the codes with the first of the choices of runs laid apart that makes one."""
+    for melds in choices:
+        hand = build(codes, melds)
+        if hand is not None:
+            return hand
+    return None
 
 
 def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable]) -> bool:
