@@ -516,6 +516,19 @@ def test_suggested_hand_takes_every_set_laid_apart_as_exposed_where_the_rest_com
     assert hand_text(tiles, [1, 1, 1] + [0] * 11) == "11123m 456p 789s 555z"
 
 
+def test_a_tile_set_aside_from_the_concealed_row_is_likelier_a_bonus_tile():
+    row = [_options((code, 0.99)) for code in _codes("123m444p567s11z99p")]  # 13: a tile was missed
+    aside = _options(("6p", 0.3), ("1f", 0.1), ("7p", 0.1))
+    runs = [(0, 0)] * len(row) + [(0, 1)]
+    aside_read = decode([*row, aside], runs)
+    assert aside_read.codes[-1] == "1f" and aside_read.changed[-1]  # changed from the 6p read: the user is asked
+    assert decode([*row, aside]).codes[-1] == "6p"  # runs unknown: as read
+    cut = [*row, aside, _options(("2s", 0.6)), _options(("2s", 0.6))]  # next to two more: a set cut apart
+    assert decode(cut, runs + [(0, 2)] * 2).codes[-3] == "6p"
+    alone = [*row[:4], aside]  # no row of more than four tiles: nothing is set aside
+    assert decode(alone, [(0, 0)] * 4 + [(0, 1)]).codes[-1] == "6p"
+
+
 def test_a_bonus_reading_becomes_a_playing_tile_only_to_complete_the_hand():
     sure = [_options((code, 0.99)) for code in _codes("23s444p567s111z99p")]
     bird = _options(("8f", 0.6), ("1s", 0.35), ("2f", 0.05))

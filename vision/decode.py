@@ -48,6 +48,8 @@ MAX_CHECKS = 400  # readings tested for validity before giving up
 SET_READINGS = 8  # a run laid apart may be read as any of its this many likeliest sets
 CROSS_RATIO = 160.0  # a reading that changes a tile's kind must complete the hand and be at most this much less
 # probable than the best valid reading that changes none (20 until session 33, 40 until session 39)
+BONUS_APART = 10.0  # a tile set aside (a run of one or two beside a row of more than four) is this much likelier
+# a bonus tile: flowers and seasons are laid aside as they are drawn
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
 NOT_FACES = frozenset({"back", "none"})
 KONG_BACKS = frozenset({(True, False, False, True), (False, True, True, False), (True,) * 4})  # a concealed kong's
@@ -68,7 +70,10 @@ class Reading:
 
 def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None = None) -> Reading:
     """The most probable valid reading given each tile's top alternatives (best first) and,
-    optionally, the run (group of touching tiles) each tile was found in."""
+    optionally, the run (group of touching tiles) each tile was found in (a tile set aside is likelier
+    a bonus tile: `_set_aside`)."""
+    as_read = tuple(options[0][0] for options in alternatives)
+    alternatives = _set_aside(alternatives, runs or ())
     best = tuple(options[0][0] for options in alternatives)
     open_tiles = sorted(
         (i for i, options in enumerate(alternatives) if options[0][1] < SURE),
@@ -97,11 +102,30 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     odd = odd_backs(codes)
     return Reading(
         codes,
-        tuple(a != b for a, b in zip(codes, best)),
+        tuple(a != b for a, b in zip(codes, as_read)),
         tuple(p < (BONUS_DOUBT if tile_kind(code) == "bonus" else DOUBT) or i in odd
               for i, (code, p) in enumerate(zip(codes, probability))),
         chosen is not None,
     )
+
+
+def _set_aside(alternatives: Sequence[Alternatives], runs: Sequence[Hashable]) -> Sequence[Alternatives]:
+    """The alternatives with the bonus faces of each tile set aside made BONUS_APART times likelier,
+    renormalised, best first again. Set aside: in a run of one or two tiles beside a run of more than
+    four, not next to another such run in its row (runs as (row, group): a set cut at its lying tile)."""
+    sizes = Counter(runs)
+    if not sizes or max(sizes.values()) <= 4:
+        return alternatives
+    small = {run for run, n in sizes.items() if n <= 2}
+    aside = {run for run in small if not (isinstance(run, tuple) and {(run[0], run[1] - 1), (run[0], run[1] + 1)} & small)}
+    weighed = []
+    for options, run in zip(alternatives, runs):
+        if run in aside:
+            scaled = [(code, p * BONUS_APART if tile_kind(code) == "bonus" else p) for code, p in options]
+            total = sum(p for _, p in scaled) or 1.0
+            options = tuple(sorted(((code, p / total) for code, p in scaled), key=lambda option: -option[1]))
+        weighed.append(options)
+    return weighed
 
 
 def odd_backs(codes: Sequence[str]) -> frozenset[int]:
