@@ -159,13 +159,17 @@ def added_on_the_page(truth: Sequence[str], reading: Reading, errors: Errors) ->
     return False
 
 
-def suggested_hand_right(hand: str, reading: Reading) -> bool:
+def suggested_hand_right(hand: str, reading: Reading, bonus_names: bool = True) -> bool:
     """Whether the hand the page starts from (`hand_text` of the decoded tiles, their runs and which lie
-    sideways) is `hand`: the same concealed tiles, claimed sets, concealed kongs and bonus tiles."""
+    sideways) is `hand`: the same concealed tiles, claimed sets, concealed kongs and bonus tiles (without
+    `bonus_names`, as many bonus tiles, whichever: all MCR scores of them)."""
     from vision.decode import hand_text
 
-    suggested = _hand_parts(hand_text(reading.decoded, reading.runs, reading.rotated))
-    return suggested is not None and suggested == _hand_parts(hand)
+    suggested, laid_out = _hand_parts(hand_text(reading.decoded, reading.runs, reading.rotated)), _hand_parts(hand)
+    if suggested is None or laid_out is None:
+        return False
+    return suggested == laid_out if bonus_names else (suggested[:2] == laid_out[:2]
+                                                      and len(suggested[2]) == len(laid_out[2]))
 
 
 def _hand_parts(text: str) -> tuple | None:
@@ -513,8 +517,10 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
             rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
             notes.append(f"  {part}, {name}: {tally.but_bonus_names / len(samples):.1%}")
             if all(sample.hand for sample in samples):
-                right = sum(suggested_hand_right(s.hand, reading) for s, (_, reading) in zip(samples, pairs))
-                hands.append(f"  {part}, {name}: {right / len(samples):.1%}")
+                right = [sum(suggested_hand_right(s.hand, reading, names) for s, (_, reading) in zip(samples, pairs))
+                         for names in (True, False)]
+                hands.append(f"  {part}, {name}: {right[0] / len(samples):.1%} "
+                             f"(but for bonus tiles' names: {right[1] / len(samples):.1%})")
     print_table(rows)
     print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
           "how many there are):", *notes, sep="\n")

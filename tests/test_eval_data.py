@@ -160,7 +160,9 @@ def test_the_suggested_hand_must_bracket_what_the_scene_lays_apart():
     laid_apart = Reading(codes, codes, (), runs=runs, rotated=(False,) * len(codes))
     assert suggested_hand_right(hand, laid_apart)
     assert not suggested_hand_right(hand, replace(laid_apart, runs=((0, 0),) * len(codes)))  # one row: all concealed
-    assert not suggested_hand_right(hand, replace(laid_apart, decoded=codes[:-1] + ("4f",)))  # another flower
+    other_flower = replace(laid_apart, decoded=codes[:-1] + ("4f",))
+    assert not suggested_hand_right(hand, other_flower) and suggested_hand_right(hand, other_flower, bonus_names=False)
+    assert not suggested_hand_right(hand, replace(laid_apart, decoded=codes[:-1] + ("4s",)), bonus_names=False)
     assert not suggested_hand_right(hand, Reading((), (), ()))  # nothing read
 
 

@@ -117,7 +117,8 @@ def _set_aside(alternatives: Sequence[Alternatives], runs: Sequence[Hashable]) -
     if not sizes or max(sizes.values()) <= 4:
         return alternatives
     small = {run for run, n in sizes.items() if n <= 2}
-    aside = {run for run in small if not (isinstance(run, tuple) and {(run[0], run[1] - 1), (run[0], run[1] + 1)} & small)}
+    aside = {run for run in small
+             if not (isinstance(run, tuple) and {(run[0], run[1] - 1), (run[0], run[1] + 1)} & small)}
     weighed = []
     for options, run in zip(alternatives, runs):
         if run in aside:
