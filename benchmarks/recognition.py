@@ -504,7 +504,7 @@ def _readers(ours_only: bool, big: Path) -> Readers:
 
 
 def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) -> None:
-    """Every reader on every part: the table against the targets, then the bonus-names figures."""
+    """Every reader on every part: the table against the targets, then the bonus-names and suggested-hand figures."""
     rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
                      f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
     notes, hands = [], []
