@@ -511,6 +511,11 @@ def test_suggested_hand_takes_every_set_laid_apart_as_exposed_where_the_rest_com
     # ... but not flowers on a row of their own
     flowers = [(0, 0)] * 3 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(0, 3)] * 3 + [(0, 4)] * 2 + [(1, 0)]
     assert hand_text([*shown, "3f"], flowers) == "77m 123456789p 234s 3f"
+    # claimed sets laid side by side, the concealed tiles in a row of their own
+    touching = _codes("123s678s12222388m")
+    assert hand_text(touching, [(0, 0)] * 6 + [(1, 0)] * 8) == "12222388m [123s] [678s]"
+    # ... but two sets touching in a hand shown set by set make no concealed row
+    assert hand_text(shown, [0] * 6 + [1] * 3 + [2] * 3 + [3] * 2) == "77m 123456789p 234s"
     # 111m apart would leave 23m without its 1m: the tiles stand as one concealed hand
     tiles = _codes("111m23m456p789s555z")
     assert hand_text(tiles, [1, 1, 1] + [0] * 11) == "11123m 456p 789s 555z"

@@ -168,12 +168,18 @@ def _stray_bonus(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> 
 
 def _meld_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
     """Positions of each run of three or four tiles when there are several runs (a lone run is the hand)."""
+    members = _members(runs)
+    if len(members) < 2:
+        return ()
+    return tuple(group for group in members.values() if len(group) in (3, 4))
+
+
+def _members(runs: Sequence[Hashable]) -> dict[Hashable, tuple[int, ...]]:
+    """Each run's positions, in order."""
     members: dict[Hashable, list[int]] = {}
     for position, run in enumerate(runs):
         members.setdefault(run, []).append(position)
-    if len(members) < 2:
-        return ()
-    return tuple(tuple(group) for group in members.values() if len(group) in (3, 4))
+    return {run: tuple(group) for run, group in members.items()}
 
 
 def _are_sets(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
@@ -405,8 +411,8 @@ def _hand(playing: tuple[Tile, ...], kongs: tuple[Tile, ...], laid: tuple[Meld, 
 def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
               rotated: Sequence[bool] | None = None) -> str:
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in (and which lie
-    sideways), runs laid apart that are sets become melds where the rest completes the hand: exposed,
-    a kong showing backs concealed. Which runs: where the concealed tiles stand apart from the rest
+    sideways), runs laid apart that are sets (or cut, in order, into sets: claimed sets laid side by
+    side) become melds where the rest completes the hand: exposed, a kong showing backs concealed. Which runs: where the concealed tiles stand apart from the rest
     (`_concealed_apart`), every set laid apart, its claimed tile turned sideways or not (MCR tables
     seldom turn it); otherwise, or failing that, only those showing a sideways tile or backs (a hand
     shown set by set is concealed). Failing both, every tile stands. Either way, four tiles of a kind
@@ -416,9 +422,10 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
-    apart = _meld_runs(runs or ())
+    touching = _touching_sets(codes, runs or ())
+    apart = _meld_runs(runs or ()) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
-    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs or ()) else declared, declared)))
+    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs or (), touching) else declared, declared)))
     hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
@@ -439,15 +446,39 @@ def _first_hand(build: Callable[[Sequence[str], tuple[tuple[int, ...], ...]], Ha
     return None
 
 
-def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable]) -> bool:
+def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable],
+                     touching: dict[Hashable, tuple[tuple[int, ...], ...]]) -> bool:
     """Whether the concealed tiles stand apart from what was claimed (not a hand shown set by set): a
-    run of more than four tiles, or, of runs given as (row, group), playing tiles neither three nor
-    four alone in a row of their own (a pair kept apart from the rows of sets)."""
+    run of more than four tiles but sets `touching`, or, of runs given as (row, group), playing tiles
+    neither three nor four alone in a row of their own (a pair kept apart from the rows of sets)."""
     sizes = Counter(runs)
     rows = Counter(_row(run) for run in sizes)
     playing = {run for run, code in zip(runs, codes) if tile_kind(code) == "playing"}
-    return any(n > 4 or (len(rows) > 1 and rows[_row(run)] == 1 and n not in (3, 4) and run in playing)
-               for run, n in sizes.items())
+    return any((n > 4 and run not in touching) or (len(rows) > 1 and rows[_row(run)] == 1 and n not in (3, 4)
+                                                   and run in playing) for run, n in sizes.items())
+
+
+def _touching_sets(codes: Sequence[str], runs: Sequence[Hashable]) -> dict[Hashable, tuple[tuple[int, ...], ...]]:
+    """Runs of more than four tiles, when there are several runs, that cut in order into sets of three or
+    four (claimed sets laid side by side): each such run's sets' positions."""
+    members = _members(runs)
+    if len(members) < 2:
+        return {}
+    chunked = {run: _set_chunks(codes, positions) for run, positions in members.items() if len(positions) > 4}
+    return {run: chunks for run, chunks in chunked.items() if chunks}
+
+
+def _set_chunks(codes: Sequence[str], positions: tuple[int, ...]) -> tuple[tuple[int, ...], ...] | None:
+    """The positions cut in order into sets of three or four tiles, or None if they do not cut so."""
+    if not positions:
+        return ()
+    for size in (3, 4):
+        head = positions[:size]
+        if len(head) == size and _laid_meld(tuple(codes[i] for i in head)):
+            rest = _set_chunks(codes, positions[size:])
+            if rest is not None:
+                return (head, *rest)
+    return None
 
 
 def _row(run: Hashable) -> Hashable:
