@@ -242,6 +242,27 @@ def test_tinted_faces_on_gingham_are_found_where_the_light_falls_off():
     assert splits(image, run)[0].count == 4
 
 
+def test_a_face_whose_ink_fills_most_of_it_is_kept_on_a_checked_cloth():
+    """A 1 of dots on gingham: its circle of ink leaves a thin white ring that the opening dropping the
+    cloth's squares would drop too, so a hole holding ink is filled first; a hole of bare cloth is not,
+    nor a large inked hole (cloth enclosed between rows, with their side walls and shadows)."""
+    from vision.facemask import _inked_holes_filled
+
+    bright = np.zeros((200, 300), np.uint8)
+    cv2.rectangle(bright, (20, 20), (60, 75), 255, -1)  # a face, 41 x 56
+    cv2.circle(bright, (40, 47), 12, 0, -1)  # its ink: a hole
+    cv2.rectangle(bright, (100, 20), (140, 75), 255, -1)  # a face around a hole of bare cloth
+    cv2.rectangle(bright, (112, 40), (128, 56), 0, -1)
+    cv2.rectangle(bright, (160, 10), (290, 190), 255, -1)  # rows around a large inked gap
+    cv2.rectangle(bright, (170, 30), (280, 170), 0, -1)
+    unlike = np.zeros_like(bright)
+    cv2.circle(unlike, (40, 47), 10, 255, -1)
+    cv2.rectangle(unlike, (170, 30), (280, 170), 255, -1)
+    filled = _inked_holes_filled(bright, unlike, 14.0)
+    assert filled[47, 40] == 255 and filled[48, 120] == 0 and filled[100, 225] == 0
+    assert _unpatterned(np.ones_like(bright, bool), bright, 14.0, unlike)[47, 40] == 255
+
+
 @pytest.mark.parametrize("turn", [0, 20, 30, 40])
 def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_however_it_is_turned(turn):
     """Gingham whose light squares are 14 pixels a side, and a row of faces 22 pixels high (with ink)
@@ -253,7 +274,8 @@ def test_a_row_of_faces_little_higher_than_the_clothes_checks_keeps_its_width_ho
     band = cv2.fillPoly(np.zeros((480, 640), np.uint8), [row], 255)
     whiteness[band > 0] = 230
     whiteness[(band > 0) & ((xs // 4) % 5 == 0) & ((ys // 4) % 3 == 0)] = 60  # the ink
-    found = _unpatterned(_locally_white(whiteness, 14.0), ((whiteness > 100) * 255).astype(np.uint8), 14.0)
+    found = _unpatterned(_locally_white(whiteness, 14.0), ((whiteness > 100) * 255).astype(np.uint8), 14.0,
+                         ((whiteness == 60) * 255).astype(np.uint8))
     assert np.count_nonzero(found & band) > 0.95 * np.count_nonzero(band)
     assert np.count_nonzero(found & ~cv2.dilate(band, np.ones((29, 29), np.uint8))) == 0  # no square left
 

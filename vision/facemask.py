@@ -25,6 +25,8 @@ GLARE_CHECKS = 4  # what is unlike the cloth yet holds this many of its dark che
 # cloth in glare (brightened out of its colours), not tiles
 LATTICE_STEP = (0.75, 1.25)  # a check is in the lattice where others lie this share of the lattice's step
 LATTICE_ACROSS = 0.5  # ... away in two directions across each other (the cosine between them at most this)
+INKED_HOLE = 0.2  # a hole in a face blob on a patterned cloth is ink (filled) when this share of it is unlike the cloth
+INKED_HOLE_AREA = 3.0  # ... and it is at most this many squared speck sides
 LOCAL_REACH = 3.0  # on a patterned cloth, how white it is around a pixel is taken over this many speck sides
 LOCAL_SHARE = 0.8  # ... and a face is at least this share as white (a tinted face under a gradient of light)
 TABLE_RING = 0.06  # the photo's outer ring this deep (share of the short side) shows the table's colours
@@ -85,8 +87,8 @@ def face_and_cloth(image: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         unlike = _morphology(_closed_unlike(raw), cv2.MORPH_OPEN, round(UNLIKE_OPEN * max(mask.shape)) | 1)
         unlike = _without_glare(unlike, _dark_checks(mask, speck))
         white = _locally_white(whiteness, speck)
-        mask = _unpatterned(white, mask, speck) | unlike
-        lit_mask = _unpatterned(_locally_white(lit, speck), lit_mask, speck) | unlike
+        mask = _unpatterned(white, mask, speck, raw) | unlike
+        lit_mask = _unpatterned(_locally_white(lit, speck), lit_mask, speck, raw) | unlike
         cloth = _cloth(white, raw)
     return _with_shaded(_cleaned(mask), _cleaned(lit_mask), saturation), cloth
 
@@ -252,14 +254,29 @@ def _pattern_speck(whiteness: np.ndarray, mask: np.ndarray) -> float | None:
     return _speck_side(((whiteness > brightest) * 255).astype(np.uint8))
 
 
-def _unpatterned(white: np.ndarray, mask: np.ndarray, speck: float) -> np.ndarray:
+def _unpatterned(white: np.ndarray, mask: np.ndarray, speck: float, unlike: np.ndarray) -> np.ndarray:
     """On a checked or plaid cloth whose bright specks are `speck` pixels a side: the pixels of the
     mask that are `white` (`_locally_white`) in blobs too big to be a speck of the pattern. (What is
     unlike the cloth's colours, with the gaps closed, is added to it: a tinted tile body can pass for
     the cloth's light squares, its ink and side wall do not.)"""
     bright = (white & (mask > 0)).astype(np.uint8) * 255
     bright = _morphology(bright, cv2.MORPH_CLOSE, round(SPECK_CLOSE * speck) | 1)  # the ink filled
+    bright = _inked_holes_filled(bright, unlike, speck)  # ... and ink too large for that (a 1 of dots' circle)
     return _morphology(bright, cv2.MORPH_OPEN, round(SPECK_OPEN * speck) | 1, cv2.MORPH_ELLIPSE)  # specks dropped
+
+
+def _inked_holes_filled(bright: np.ndarray, unlike: np.ndarray, speck: float) -> np.ndarray:
+    """The mask with each hole that holds ink (pixels `unlike` the cloth's colours, INKED_HOLE of it at
+    least) and is no larger than INKED_HOLE_AREA squared specks filled: a face's ink, not a square of
+    cloth that the light squares around it enclose, nor cloth between rows of tiles."""
+    holes = cv2.bitwise_not(bright)
+    count, labels = cv2.connectedComponents(holes, connectivity=4)
+    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    areas = np.bincount(labels.ravel(), minlength=count)
+    inked = np.bincount(labels.ravel(), weights=(unlike > 0).ravel(), minlength=count)
+    fill = (inked >= INKED_HOLE * np.maximum(areas, 1)) & (areas <= INKED_HOLE_AREA * speck ** 2)
+    fill[border] = False
+    return np.where(fill[labels], 255, bright).astype(np.uint8)
 
 
 def _locally_white(whiteness: np.ndarray, speck: float) -> np.ndarray:
