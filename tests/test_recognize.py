@@ -530,6 +530,9 @@ def test_a_tile_set_aside_from_the_concealed_row_is_likelier_a_bonus_tile():
     assert decode([*row, aside]).codes[-1] == "6p"  # runs unknown: as read
     cut = [*row, aside, _options(("2s", 0.6)), _options(("2s", 0.6))]  # next to two more: a set cut apart
     assert decode(cut, runs + [(0, 2)] * 2).codes[-3] == "6p"
+    # the prior never makes a tile sure: a playing tile laid apart that completes the hand is restored
+    complete_row = [_options((code, 0.99)) for code in _codes("123m444p567s11z99p")]
+    assert decode([*complete_row, _options(("1f", 0.1), ("9p", 0.05))], runs).codes[-1] == "9p"
     alone = [*row[:4], aside]  # no row of more than four tiles: nothing is set aside
     assert decode(alone, [(0, 0)] * 4 + [(0, 1)]).codes[-1] == "6p"
 

@@ -71,14 +71,12 @@ class Reading:
 def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None = None) -> Reading:
     """The most probable valid reading given each tile's top alternatives (best first) and,
     optionally, the run (group of touching tiles) each tile was found in (a tile set aside is likelier
-    a bonus tile: `_set_aside`)."""
-    as_read = tuple(options[0][0] for options in alternatives)
-    alternatives = _set_aside(alternatives, runs or ())
+    a bonus tile: `_set_aside`; which tiles are sure, and how sure a final reading is, stay as read)."""
+    read = alternatives
+    alternatives = _set_aside(read, runs or ())
     best = tuple(options[0][0] for options in alternatives)
-    open_tiles = sorted(
-        (i for i, options in enumerate(alternatives) if options[0][1] < SURE),
-        key=lambda i: alternatives[i][0][1],
-    )[:OPEN_TILES]
+    open_tiles = sorted((i for i, options in enumerate(read) if options[0][1] < SURE),
+                        key=lambda i: read[i][0][1])[:OPEN_TILES]
     options = [_same_kind(alternatives[i]) for i in open_tiles]
     melds = _meld_runs(runs or ()) if _hand_like(best) else ()
     found = None
@@ -98,11 +96,11 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
                         spent + log(CROSS_RATIO)) or found
     chosen = found[1] if found else None
     codes = chosen or best
-    probability = [dict(options).get(code, 0.0) for options, code in zip(alternatives, codes)]
+    probability = [dict(options).get(code, 0.0) for options, code in zip(read, codes)]
     odd = odd_backs(codes)
     return Reading(
         codes,
-        tuple(a != b for a, b in zip(codes, as_read)),
+        tuple(code != options[0][0] for code, options in zip(codes, read)),
         tuple(p < (BONUS_DOUBT if tile_kind(code) == "bonus" else DOUBT) or i in odd
               for i, (code, p) in enumerate(zip(codes, probability))),
         chosen is not None,
