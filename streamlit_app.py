@@ -20,7 +20,7 @@ from scoring.tiles import Wind
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
 DEFAULT_RULES = next(iter(scoring.RULESETS))  # the rule set picked until the user picks one
 CLAIMED_NOTE = ("Sets in [brackets] were claimed (exposed): the photo shows them laid apart from the row of concealed "
-                "tiles. Remove the brackets of a set that was never claimed: the score then counts it concealed.")
+                "tiles. Tap a set that was never claimed: the score then counts it concealed.")
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
 
 
@@ -137,14 +137,34 @@ def hand_panel() -> tuple[str, str | None, bool]:
         "Hand: bare tiles stand concealed, [exposed sets], (concealed kongs), e.g. `123m 456p 11z [555z]`",
         key="hand",
     )
-    if "[" in hand:
-        st.caption(CLAIMED_NOTE)
+    claimed_panel(hand)
     tiles, error = standing_tiles(hand)
     if error:
         st.error(f"{error}. Correct the hand above (notation: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `1z`-`7z`, `1f`-`8f`).")
     wins = bool(hand.strip()) and not error and complete_panel(hand, st.session_state.get("ruleset", DEFAULT_RULES))
     win = st.selectbox("Winning tile", tiles, index=None, key="win", placeholder="Tap the winning tile")
     return hand, win, wins
+
+
+def claimed_panel(hand: str) -> None:
+    """Each claimed set of the hand ([...]) as a button that makes it concealed (the photo cannot tell a
+    set laid apart for show from one claimed)."""
+    claimed = [group for group in hand.split() if group.startswith("[") and group.endswith("]")]
+    if not claimed:
+        return
+    st.caption(CLAIMED_NOTE)
+    columns = st.columns(min(len(claimed), 4))
+    for n, group in enumerate(claimed):
+        columns[n % len(columns)].button(f"Not claimed: {group[1:-1]}", key=f"unclaim_{n}_{group}",
+                                         on_click=_unclaim, args=(group,))
+
+
+def _unclaim(group: str) -> None:
+    """Callback: the claimed set ``group`` ([...]) of the hand field stands concealed instead."""
+    groups = st.session_state.get("hand", "").split()
+    if group in groups:
+        groups[groups.index(group)] = group[1:-1]
+        st.session_state["hand"] = " ".join(groups)
 
 
 def rules_panel() -> tuple[str, dict[str, object]]:

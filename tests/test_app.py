@@ -47,11 +47,15 @@ def test_bad_hand_shows_a_message_and_keeps_the_input(app, hand, win, message):
     assert app.text_input(key="hand").value == hand
 
 
-def test_a_hand_with_claimed_sets_says_how_to_make_one_concealed(app):
+def test_a_claimed_set_is_made_concealed_with_one_tap(app):
     enter(app, "123m 456p 11z [789s] [555z]", None)
-    assert any("Remove the brackets" in c.value for c in app.caption)
+    assert any("never claimed" in c.value for c in app.caption)
+    assert [b.label for b in app.button if b.key.startswith("unclaim_")] == ["Not claimed: 789s", "Not claimed: 555z"]
+    next(b for b in app.button if b.label == "Not claimed: 789s").click().run()
+    assert app.text_input(key="hand").value == "123m 456p 11z 789s [555z]"
+    assert [b.label for b in app.button if b.key.startswith("unclaim_")] == ["Not claimed: 555z"]
     enter(app, "123m 456p 789s 11z 555z", None)
-    assert not any("Remove the brackets" in c.value for c in app.caption)
+    assert not any("never claimed" in c.value for c in app.caption) and not app.button
 
 
 def test_a_hand_one_tile_short_offers_each_tile_that_completes_it(app):
