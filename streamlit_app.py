@@ -61,6 +61,7 @@ def recognition_panel(photo: bytes, name: str) -> None:
             st.session_state["read_error"] = f"Could not read {name}: {error}"
         else:
             st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), added=[],
+                                    unclaimed=[],
                                     hand=result.hand)
     result = st.session_state.get("recognition")
     if result is None:
@@ -104,12 +105,17 @@ def _fix_key(index: int) -> str:
 
 
 def _apply_fix(index: int) -> None:
-    """Callback: replace tile ``index`` and rebuild the suggested hand string (with the tiles added)."""
+    """Callback: replace tile ``index`` and rebuild the suggested hand string (with the tiles added, and
+    the sets made concealed still so)."""
     codes = st.session_state["codes"]
     codes[index] = st.session_state[_fix_key(index)]
     tiles = st.session_state["recognition"].tiles
     hand = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
-    st.session_state["hand"] = " ".join([hand, *st.session_state.get("added", [])]).strip()
+    groups = [*hand.split(), *st.session_state.get("added", [])]
+    for group in st.session_state.get("unclaimed", []):
+        if group in groups:
+            groups[groups.index(group)] = group[1:-1]
+    st.session_state["hand"] = " ".join(groups)
 
 
 def _add_tile(code: str) -> None:
@@ -165,6 +171,7 @@ def _unclaim(group: str) -> None:
     if group in groups:
         groups[groups.index(group)] = group[1:-1]
         st.session_state["hand"] = " ".join(groups)
+        st.session_state.setdefault("unclaimed", []).append(group)
 
 
 def rules_panel() -> tuple[str, dict[str, object]]:

@@ -140,3 +140,24 @@ def test_discard_win_lists_who_pays_whom(app):
     assert list(payments["from"]) == ["South", "West", "North"]
     assert set(payments["to"]) == {"East"}
     assert list(payments["amount"]) == [8, 26, 8]
+
+
+def test_a_set_made_concealed_stays_so_after_a_tile_is_fixed(app):
+    from dataclasses import replace
+
+    reading = app.session_state["recognition"]  # the sample: 123p 456p 789p 234s 77m, laid set by set
+    groups = [1] * 3 + [0] * 11  # now 123p lies apart, claimed, the other eleven stand in a row
+    tiles = tuple(replace(tile, group=group, doubtful=index == 0)
+                  for index, (tile, group) in enumerate(zip(reading.tiles, groups)))
+    app.session_state["recognition"] = replace(reading, tiles=tiles)
+    app.run()
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_") and box.key.endswith("_0")]
+    other = next(code for code, _ in tiles[0].alternatives if code != tiles[0].tile)
+    box.select(other).run()
+    box.select(tiles[0].tile).run()  # the hand rebuilt from the tiles
+    assert app.text_input(key="hand").value == "77m 456789p 234s [123p]"
+    app.button(key="unclaim_0_[123p]").click().run()
+    assert app.text_input(key="hand").value == "77m 456789p 234s 123p"
+    box.select(other).run()
+    box.select(tiles[0].tile).run()
+    assert app.text_input(key="hand").value == "77m 456789p 234s 123p"
