@@ -61,8 +61,7 @@ def recognition_panel(photo: bytes, name: str) -> None:
             st.session_state["read_error"] = f"Could not read {name}: {error}"
         else:
             st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), added=[],
-                                    unclaimed=[],
-                                    hand=result.hand)
+                                    unclaimed=[], hand=result.hand)
     result = st.session_state.get("recognition")
     if result is None:
         st.error(st.session_state["read_error"] + " Try another photo, or type the hand below.")
@@ -113,8 +112,7 @@ def _apply_fix(index: int) -> None:
     hand = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
     groups = [*hand.split(), *st.session_state.get("added", [])]
     for group in st.session_state.get("unclaimed", []):
-        if group in groups:
-            groups[groups.index(group)] = group[1:-1]
+        _unbracket(groups, group)
     st.session_state["hand"] = " ".join(groups)
 
 
@@ -168,10 +166,18 @@ def claimed_panel(hand: str) -> None:
 def _unclaim(group: str) -> None:
     """Callback: the claimed set ``group`` ([...]) of the hand field stands concealed instead."""
     groups = st.session_state.get("hand", "").split()
-    if group in groups:
-        groups[groups.index(group)] = group[1:-1]
+    if _unbracket(groups, group):
         st.session_state["hand"] = " ".join(groups)
         st.session_state.setdefault("unclaimed", []).append(group)
+
+
+def _unbracket(groups: list[str], group: str) -> bool:
+    """Stand the first claimed set ``group`` ([...]) among the hand's ``groups`` concealed, in place;
+    whether it was there."""
+    if group not in groups:
+        return False
+    groups[groups.index(group)] = group[1:-1]
+    return True
 
 
 def rules_panel() -> tuple[str, dict[str, object]]:

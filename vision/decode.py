@@ -410,20 +410,21 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
               rotated: Sequence[bool] | None = None) -> str:
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in (and which lie
     sideways), runs laid apart that are sets (or cut, in order, into sets: claimed sets laid side by
-    side) become melds where the rest completes the hand: exposed, a kong showing backs concealed. Which runs: where the concealed tiles stand apart from the rest
-    (`_concealed_apart`), every set laid apart, its claimed tile turned sideways or not (MCR tables
-    seldom turn it); otherwise, or failing that, only those showing a sideways tile or backs (a hand
-    shown set by set is concealed). Failing both, every tile stands. Either way, four tiles of a kind
+    side) become melds where the rest completes the hand: exposed, a kong showing backs concealed.
+    Which runs: where the concealed tiles stand apart from the rest (`_concealed_apart`), every set
+    laid apart, its claimed tile turned sideways or not (MCR tables seldom turn it); otherwise, or
+    failing that, only those showing a sideways tile or backs (a hand shown set by set is concealed). Failing both, every tile stands. Either way, four tiles of a kind
     side by side are a kong where the count calls for one. Where the tiles are one short of a hand (a
     tile missed), melds and kongs are taken so all the same where that makes the count one short
     (`_short_hand`), so that what completes it can be named. Bonus tiles last."""
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
-    touching = _touching_sets(codes, runs or ())
-    apart = _meld_runs(runs or ()) + tuple(chunk for chunks in touching.values() for chunk in chunks)
+    runs = runs or ()
+    touching = _touching_sets(codes, runs)
+    apart = _meld_runs(runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
-    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs or (), touching) else declared, declared)))
+    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs, touching) else declared, declared)))
     hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
