@@ -291,6 +291,23 @@ def test_exif_rotated_photo_reads_the_same(recognize):
     assert np.allclose(np.array([t.box for t in turned.tiles]), np.array([t.box for t in upright.tiles]), atol=3)
 
 
+@pytest.mark.parametrize("turns", [1, -1], ids=["anticlockwise", "clockwise"])
+@pytest.mark.parametrize("name", ["row_green.jpg", "row_beige_glare.jpg"])
+def test_a_photo_taken_sideways_without_exif_reads_as_upright(recognize, name, turns):
+    """Its rows run up the picture: read turned a quarter each way, the surer reading (upright) is kept,
+    with boxes in the sideways photo's pixels. row_beige_glare.jpg read sideways is fairly sure, each
+    tile taken for a lone tile lying sideways and turned upright (or upside down)."""
+    upright = recognize(DATA / name)
+    pixels = np.asarray(Image.open(DATA / name).convert("RGB"))
+    sideways = recognize(np.rot90(pixels, turns))
+    assert (sideways.width, sideways.height) == (upright.height, upright.width)
+    assert sideways.codes == upright.codes and sideways.hand == upright.hand
+    centres = np.array([np.mean(t.box, axis=0) for t in upright.tiles])
+    x, y = centres.T
+    seen = (y, upright.width - x) if turns == 1 else (upright.height - y, x)
+    assert np.allclose(np.array([np.mean(t.box, axis=0) for t in sideways.tiles]), np.transpose(seen), atol=3)
+
+
 def test_json_contract(recognize, capsys):
     assert cli.main([str(DATA / "row_green.jpg"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

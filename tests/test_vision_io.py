@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageOps
 
 from vision.io import (
-    MAX_BYTES, CorruptImageError, ImageError, NotAnImageError, TooLargeImageError, TooSmallImageError, load,
+    MAX_BYTES, CorruptImageError, ImageError, NotAnImageError, Photo, TooLargeImageError, TooSmallImageError, load,
 )
 
 
@@ -67,6 +67,19 @@ def test_reduced_keeps_the_aspect_and_reports_the_scale():
     photo = load(np.zeros((400, 2048, 3), np.uint8))
     small, scale = photo.reduced(1024)
     assert small.shape == (200, 1024, 3) and scale == 0.5
+
+
+@pytest.mark.parametrize("quarters", [1, 2, 3])
+@pytest.mark.parametrize("original", [None, (120, 80)], ids=["full", "decoded at half size"])
+def test_a_point_of_a_turned_photo_maps_back_to_the_same_place(quarters, original):
+    photo = Photo(_scene(), "scene", original)
+    turned = photo.turned(quarters)
+    assert turned.pixels.shape == np.rot90(photo.pixels, -quarters).shape
+    zoom = photo.zoom
+    for x, y in [(5, 3), (35, 30), (29, 19)]:  # pixels of the turned photo, taken at their centres
+        back = photo.unturned(((x + 0.5) * zoom, (y + 0.5) * zoom), quarters)
+        assert tuple(turned.pixels[y, x]) == tuple(photo.pixels[int(back[1] / zoom), int(back[0] / zoom)])
+    assert turned.original == (None if original is None else original[::-1] if quarters % 2 else original)
 
 
 @pytest.mark.parametrize(

@@ -97,6 +97,19 @@ class Photo:
         whole = self.pixels[:height * factor, :width * factor]
         return cv2.resize(whole, (width, height), interpolation=cv2.INTER_AREA), 1.0 / factor
 
+    def turned(self, quarters: int) -> Photo:
+        """The photo turned ``quarters`` quarters clockwise (`unturned` maps its points back)."""
+        return Photo(np.ascontiguousarray(np.rot90(self.pixels, -quarters)), self.name,
+                     self.original[::-1] if self.original and quarters % 2 else self.original)
+
+    def unturned(self, point: tuple[float, float], quarters: int) -> tuple[float, float]:
+        """A point of ``turned(quarters)``'s photo (in original pixels) in this photo's original pixels."""
+        x, y = point
+        width, height = self.original or (self.width, self.height)
+        for done in range(quarters % 4, 0, -1):  # undo the last quarter turn: (x, y) came from (y, h - x)
+            x, y = y, (height if done % 2 else width) - x
+        return x, y
+
     def __repr__(self) -> str:
         return f"Photo(name={self.name!r}, size={self.width}x{self.height})"
 
