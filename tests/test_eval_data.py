@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Tally, align, detector_truth, located,
-                                    on_felt, right_but_bonus_names, suggested_hand_right, viewed)
+from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Sample, Tally, align, detector_truth, located,
+                                    on_felt, right_but_bonus_names, run_part, suggested_hand_right, viewed)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -181,6 +181,16 @@ def test_located_counts_labelled_tiles_holding_a_read_centre():
     reading = Reading(("1m", "1m"), ("1m", "1m"), ((5.0, 5.0), (25.0, 4.0)))
     assert located(("1m", "2m", "3m"), boxes, reading) == 2
     assert located(("1m", "2m", "?"), boxes, reading) == 1
+
+
+def test_a_photo_taken_sideways_is_scored_in_either_order():
+    backwards = lambda path: Reading(("3m", "2m", "1m"), ("3m", "2m", "1m"), ())  # noqa: E731
+    readers = {"ours": (backwards, tuple)}
+    sample = Sample("row@0,90", Path("row.jpg"), ("1m", "2m", "3m"))
+    (truth, reading), = run_part([sample], readers)["ours"]
+    assert truth == ("1m", "2m", "3m") and align(truth, reading.decoded).total == 2
+    (truth, reading), = run_part([replace(sample, either_way=True)], readers)["ours"]
+    assert truth == ("3m", "2m", "1m") and align(truth, reading.decoded).total == 0
 
 
 def test_camera_views_lay_a_photo_on_felt_then_tilt_and_turn_it():
