@@ -308,6 +308,22 @@ def test_a_photo_taken_sideways_without_exif_reads_as_upright(recognize, name, t
     assert np.allclose(np.array([np.mean(t.box, axis=0) for t in sideways.tiles]), np.transpose(seen), atol=3)
 
 
+@pytest.mark.parametrize("name", ["row_green.jpg", "row_gingham.jpg", "row_close_groups.jpg"])
+def test_a_photo_taken_from_across_the_table_reads_as_upright_in_its_own_order(recognize, name):
+    """Upside down these rows read unsurely and wrong (789s as 678s, 11z as 4z): the photo is also read
+    half round, that reading is likelier, and it is listed as the photo shows it (reversed, its
+    groups numbered from the photo's left)."""
+    upright = recognize(DATA / name)
+    pixels = np.asarray(Image.open(DATA / name).convert("RGB"))
+    across = recognize(np.rot90(pixels, 2))
+    assert across.codes == upright.codes[::-1] and across.hand == upright.hand
+    last = max(t.group for t in upright.tiles)
+    assert [(t.row, t.group) for t in across.tiles] == [(0, last - t.group) for t in upright.tiles[::-1]]
+    centres = np.array([np.mean(t.box, axis=0) for t in upright.tiles[::-1]])
+    seen = np.array([upright.width, upright.height]) - centres
+    assert np.allclose(np.array([np.mean(t.box, axis=0) for t in across.tiles]), seen, atol=3)
+
+
 def test_json_contract(recognize, capsys):
     assert cli.main([str(DATA / "row_green.jpg"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

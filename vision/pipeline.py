@@ -42,11 +42,14 @@ NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only wh
 NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (a tile of a set the classifier knows
 # badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
 TWIN_SHARE = 0.5  # two tiles' boxes sharing this much of the smaller one are one tile cut out twice
-TURN_BELOW = 0.8  # a photo is read turned a quarter each way where its tiles are on average (geometric mean) less
-# sure than this, or more than a third read lying (`_sideways`); of the three readings, the likeliest is kept:
+TURN_BELOW = 0.8  # a photo is read turned a quarter each way and half round where its tiles are on average
+# (geometric mean) less sure than this, or more than a third read lying (`_sideways`); the likeliest reading is kept:
 TURN_LYING = 0.5  # ... its mean log confidence, less this per share of tiles read lying,
-TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand. On the five development seeds (960 scenes)
-# each way sideways, every sideways reading was so caught and every upright reading kept (session 41)
+TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand,
+HALF_TURN = 0.1  # ... less this for a half turn (a reading upside down was likelier than upright in 10% of scenes),
+TURN_AREA = 0.5  # ... of the readings whose boxes cover at least this share of the most any reading's cover.
+# On the five development seeds (960 scenes, session 41): as taken 577 errors -> 568, upside down 1,154 -> 658, either
+# way sideways 587 (every photo taken sideways caught)
 
 
 @dataclass(frozen=True)
@@ -415,10 +418,11 @@ def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...]
 def recognize(image: Source) -> Recognition:
     """Read the tiles in a photo (path, bytes, PIL image or RGB array).
 
-    Where the reading looks sideways (`_sideways`), the photo is read again turned a quarter each way
-    and the likeliest of the three readings (`_likelihood`) is kept, its boxes mapped back: a photo
-    taken sideways without an EXIF turn has its rows running up the picture. (Turned one way a
-    sideways photo is upside down, and reads its tiles in reverse order, mostly less surely.)
+    Where the reading looks unsure or sideways (`_sideways`), the photo is read again turned a quarter
+    each way and half round, and the likeliest of the four readings (`_likelihood`; a half turn must be
+    HALF_TURN likelier) is kept, listed as the photo shows the tiles (`_as_taken`): a photo taken
+    sideways without an EXIF turn has its rows running up the picture, and one taken from across the
+    table shows the hand upside down, which an unfamiliar set reads worse.
     """
     started = perf_counter()
     photo = load(image)
@@ -426,16 +430,28 @@ def recognize(image: Source) -> Recognition:
     tiles, timings = _read_photo(photo)
     if _sideways(tiles):
         readings = [(tiles, 0)]
-        for quarters in (1, 3):
+        for quarters in (1, 2, 3):
             turned, more = _read_photo(photo.turned(quarters))
             timings = Timings(*(a + b for a, b in zip(astuple(timings), astuple(more))))
             readings.append((turned, quarters))
-        tiles, quarters = max(readings, key=lambda reading: _likelihood(reading[0]))
-        tiles = tuple(replace(tile, box=tuple(photo.unturned(point, quarters) for point in tile.box))
-                      for tile in tiles)
+        least = TURN_AREA * max(_area(turned) for turned, _ in readings)  # fewer: most tiles missed
+        tiles = _as_taken(photo, *max((r for r in readings if _area(r[0]) >= least),
+                                      key=lambda r: _likelihood(r[0]) - HALF_TURN * (r[1] == 2)))
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
     return Recognition(tiles, hand, width, height, replace(timings, preprocess=timings.preprocess + loaded))
+
+
+def _as_taken(photo: Photo, tiles: tuple[RecognizedTile, ...], quarters: int) -> tuple[RecognizedTile, ...]:
+    """The tiles of ``photo.turned(quarters)`` with their boxes in the photo's pixels; read half round,
+    in the photo's own reading order (reversed, rows and each row's groups numbered back). A quarter
+    turn keeps the turned reading's order: the photo's rows run up it."""
+    tiles = tuple(replace(tile, box=tuple(photo.unturned(point, quarters) for point in tile.box)) for tile in tiles)
+    if quarters != 2 or not tiles:
+        return tiles
+    last_row = max(tile.row for tile in tiles)
+    last_group = {row: max(t.group for t in tiles if t.row == row) for row in {t.row for t in tiles}}
+    return tuple(replace(tile, row=last_row - tile.row, group=last_group[tile.row] - tile.group) for tile in tiles[::-1])
 
 
 def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
@@ -465,6 +481,11 @@ def _likelihood(tiles: tuple[RecognizedTile, ...]) -> float:
     lying = sum(tile.rotated for tile in tiles) / len(tiles)
     whole = complete([t.tile for t in tiles], [(t.row, t.group) for t in tiles])
     return _sureness(tiles) - TURN_LYING * lying + TURN_COMPLETE * whole
+
+
+def _area(tiles: tuple[RecognizedTile, ...]) -> float:
+    """The pixels the tiles' boxes cover (the same whichever way the photo is turned)."""
+    return float(sum(abs(cv2.contourArea(np.float32(tile.box))) for tile in tiles))
 
 
 def _sureness(tiles: tuple[RecognizedTile, ...]) -> float:
