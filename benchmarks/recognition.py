@@ -21,8 +21,8 @@ are put in reading order (rows by y, then x) before scoring.
     nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
         [--mistakes] [--dev [--table white-cloth]] [--camera] [--light] [--speed]   (--dev: development
         scenes from another seed, ours only; tune there; --table puts them all on one light table; --camera:
-        the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, or sideways
-        (a quarter turn without EXIF), ours only; --light: the tuned photos in other light
+        the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
+        (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned photos in other light
         (benchmarks/lighting.py), ours only; --speed: only the 12-MP timing)
 """
 
@@ -57,6 +57,7 @@ CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in de
     "tilted": ((0.1, 0.0), (0.2, 10.0), (0.3, -10.0), (0.3, 0.0)),
     "steep": ((0.4, 0.0), (0.4, -20.0), (0.3, 30.0), (0.2, -30.0)),
     "sideways": ((0.0, 90.0), (0.2, 90.0), (0.0, -90.0), (0.2, -80.0)),  # taken sideways, no EXIF turn
+    "across": ((0.0, 180.0), (0.2, 180.0), (0.1, 170.0), (0.3, -170.0)),  # from across the table: upside down
 }
 DETECTOR_NAMES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z",
                   "haku": "5z", "hatsu": "6z", "chun": "7z"}
@@ -346,9 +347,17 @@ def camera_samples(workdir: Path) -> dict[str, list[Sample]]:
             for narrowing, turn in views:
                 path = workdir / f"{part}-{index}-{narrowing}-{turn}.jpg"
                 Image.fromarray(viewed(table, narrowing, turn)).save(path, quality=95)
-                parts[part].append(replace(sample, name=f"{sample.name}@{narrowing},{turn:g}", path=path,
-                                           either_way=abs(turn) > 45))
+                parts[part].append(as_turned(replace(sample, name=f"{sample.name}@{narrowing},{turn:g}", path=path),
+                                             turn))
     return parts
+
+
+def as_turned(sample: Sample, turn: float) -> Sample:
+    """A sample whose photo is turned ``turn`` degrees: upside down, its reading order runs from the
+    far end of its labels; sideways, the labels count in either order (its way up is the reader's guess)."""
+    if abs(turn) > 135:
+        return replace(sample, truth=sample.truth[::-1])
+    return replace(sample, either_way=abs(turn) > 45)
 
 
 def light_samples(workdir: Path) -> dict[str, list[Sample]]:
@@ -475,7 +484,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                              "for tuning without touching the reported sets")
     parser.add_argument("--table", choices=sorted(LIGHT_TABLES), help="with --dev: every scene on this light table")
     parser.add_argument("--camera", action="store_true",
-                        help="only our reader on the tuned photos laid on felt, turned, seen at an angle or sideways")
+                        help="only our reader on the tuned photos laid on felt, turned, seen at an angle, sideways or upside down")
     parser.add_argument("--light", action="store_true",
                         help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
     parser.add_argument("--speed", action="store_true",

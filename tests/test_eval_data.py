@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageOps
 
-from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Sample, Tally, align, detector_truth, located,
-                                    on_felt, right_but_bonus_names, run_part, suggested_hand_right, viewed)
+from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Sample, Tally, align, as_turned,
+                                    detector_truth, located, on_felt, right_but_bonus_names, run_part,
+                                    suggested_hand_right, viewed)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -191,6 +192,13 @@ def test_a_photo_taken_sideways_is_scored_in_either_order():
     assert truth == ("1m", "2m", "3m") and align(truth, reading.decoded).total == 2
     (truth, reading), = run_part([replace(sample, either_way=True)], readers)["ours"]
     assert truth == ("3m", "2m", "1m") and align(truth, reading.decoded).total == 0
+
+
+@pytest.mark.parametrize(("turn", "truth", "either_way"), [(20.0, "1m 2m 3m", False), (-90.0, "1m 2m 3m", True),
+                                                          (80.0, "1m 2m 3m", True), (170.0, "3m 2m 1m", False)])
+def test_a_turned_photo_is_labelled_in_the_order_it_shows(turn, truth, either_way):
+    turned = as_turned(Sample("row", Path("row.jpg"), ("1m", "2m", "3m")), turn)
+    assert " ".join(turned.truth) == truth and turned.either_way is either_way
 
 
 def test_camera_views_lay_a_photo_on_felt_then_tilt_and_turn_it():
