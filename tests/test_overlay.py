@@ -29,3 +29,14 @@ def test_crop_is_the_tile_face_upright(read):
     face = overlay.crop(pixels, result, 0)
     assert face.shape == (FACE_SIZE[1], FACE_SIZE[0], 3)
     assert face.mean() > 150  # an ivory face, not the blue table
+
+
+def test_a_tile_read_turned_is_labelled_inside_its_box():
+    """A tile of a photo read turned a quarter has its face's top-left corner at the box's bottom-left:
+    its number and code still go at the box's top-left, inside it."""
+    box = ((20.0, 180.0), (20.0, 20.0), (140.0, 20.0), (140.0, 180.0))
+    tile = pipeline.RecognizedTile("1m", 0.9, (("1m", 0.9),), box, 0, 0, False, False, False)
+    result = pipeline.Recognition((tile,), "1m", 200, 240, pipeline.Timings(0.0, 0.0, 0.0))
+    drawn = overlay.draw(np.zeros((240, 200, 3), np.uint8), result)
+    marked = np.argwhere(drawn.any(axis=2))
+    assert marked[:, 0].max() <= 182 and marked[:, 0].min() >= 18  # nothing below the box (rows), or above it

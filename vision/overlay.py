@@ -30,7 +30,8 @@ def draw(pixels: np.ndarray, recognition: Recognition) -> np.ndarray:
         cv2.polylines(out, [box], True, _colour(tile), thickness)
         height = float(np.linalg.norm(box[3] - box[0]))
         size = max(0.4, height / 120)
-        x, y = int(box[0][0]) + thickness * 2, int(box[0][1]) + round(24 * size)
+        left, top = box[np.argmin(box.sum(axis=1))]  # the corner nearest the photo's top left (a tile of a
+        x, y = int(left) + thickness * 2, int(top) + round(24 * size)  # photo read turned starts elsewhere)
         label = f"{number} {tile.tile}"
         cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (255, 255, 255), thickness * 3, cv2.LINE_AA)
         cv2.putText(out, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, _colour(tile), thickness, cv2.LINE_AA)
