@@ -22,8 +22,8 @@ are put in reading order (rows by y, then x) before scoring.
         [--mistakes] [--dev [--table white-cloth]] [--camera] [--light] [--speed]   (--dev: development
         scenes from another seed, ours only; tune there; --table puts them all on one light table; --camera:
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
-        (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned photos in other light
-        (benchmarks/lighting.py), ours only; --speed: only the 12-MP timing)
+        (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
+        photos in other light (benchmarks/lighting.py), ours only; --speed: only the 12-MP timing)
 """
 
 from __future__ import annotations
@@ -422,8 +422,9 @@ def run_part(samples: list[Sample], readers: Readers) -> Results:
     for sample in samples:
         for name, (read, truth_for) in readers.items():
             reading = timed(read, sample.path)
-            truths = (sample.truth, sample.truth[::-1]) if sample.either_way else (sample.truth,)
-            truth = min(truths, key=lambda labels: align(labels, reading.decoded).total)
+            truth = sample.truth
+            if sample.either_way and align(truth[::-1], reading.decoded).total < align(truth, reading.decoded).total:
+                truth = truth[::-1]
             results[name].append((truth_for(truth), reading))
     return results
 
@@ -484,7 +485,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                              "for tuning without touching the reported sets")
     parser.add_argument("--table", choices=sorted(LIGHT_TABLES), help="with --dev: every scene on this light table")
     parser.add_argument("--camera", action="store_true",
-                        help="only our reader on the tuned photos laid on felt, turned, seen at an angle, sideways or upside down")
+                        help="only our reader on the tuned photos laid on felt, turned, seen at an angle, "
+                             "sideways or upside down")
     parser.add_argument("--light", action="store_true",
                         help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
     parser.add_argument("--speed", action="store_true",

@@ -413,10 +413,11 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     side) become melds where the rest completes the hand: exposed, a kong showing backs concealed.
     Which runs: where the concealed tiles stand apart from the rest (`_concealed_apart`), every set
     laid apart, its claimed tile turned sideways or not (MCR tables seldom turn it); otherwise, or
-    failing that, only those showing a sideways tile or backs (a hand shown set by set is concealed). Failing both, every tile stands. Either way, four tiles of a kind
-    side by side are a kong where the count calls for one. Where the tiles are one short of a hand (a
-    tile missed), melds and kongs are taken so all the same where that makes the count one short
-    (`_short_hand`), so that what completes it can be named. Bonus tiles last."""
+    failing that, only those showing a sideways tile or backs (a hand shown set by set is concealed).
+    Failing both, every tile stands. Either way, four tiles of a kind side by side are a kong where
+    the count calls for one. Where the tiles are one short of a hand (a tile missed), melds and kongs
+    are taken so all the same where that makes the count one short (`_short_hand`), so that what
+    completes it can be named. Bonus tiles last."""
     tiles = [Tile.parse(code) for code in codes if code not in NOT_FACES]
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)

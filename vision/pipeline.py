@@ -434,9 +434,9 @@ def recognize(image: Source) -> Recognition:
             turned, more = _read_photo(photo.turned(quarters))
             timings = Timings(*(a + b for a, b in zip(astuple(timings), astuple(more))))
             readings.append((turned, quarters))
-        least = TURN_AREA * max(_area(turned) for turned, _ in readings)  # fewer: most tiles missed
-        tiles = _as_taken(photo, *max((r for r in readings if _area(r[0]) >= least),
-                                      key=lambda r: _likelihood(r[0]) - HALF_TURN * (r[1] == 2)))
+        areas = [_area(turned) for turned, _ in readings]
+        covering = [r for r, area in zip(readings, areas) if area >= TURN_AREA * max(areas)]  # fewer: tiles missed
+        tiles = _as_taken(photo, *max(covering, key=lambda r: _likelihood(r[0]) - HALF_TURN * (r[1] == 2)))
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
     return Recognition(tiles, hand, width, height, replace(timings, preprocess=timings.preprocess + loaded))
@@ -446,12 +446,15 @@ def _as_taken(photo: Photo, tiles: tuple[RecognizedTile, ...], quarters: int) ->
     """The tiles of ``photo.turned(quarters)`` with their boxes in the photo's pixels; read half round,
     in the photo's own reading order (reversed, rows and each row's groups numbered back). A quarter
     turn keeps the turned reading's order: the photo's rows run up it."""
+    if quarters == 0:
+        return tiles
     tiles = tuple(replace(tile, box=tuple(photo.unturned(point, quarters) for point in tile.box)) for tile in tiles)
     if quarters != 2 or not tiles:
         return tiles
     last_row = max(tile.row for tile in tiles)
     last_group = {row: max(t.group for t in tiles if t.row == row) for row in {t.row for t in tiles}}
-    return tuple(replace(tile, row=last_row - tile.row, group=last_group[tile.row] - tile.group) for tile in tiles[::-1])
+    return tuple(replace(tile, row=last_row - tile.row, group=last_group[tile.row] - tile.group)
+                 for tile in tiles[::-1])
 
 
 def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
@@ -463,7 +466,8 @@ def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     inferred = perf_counter()
     tiles = postprocess(candidates, probabilities, classifier().classes)
     finished = perf_counter()
-    return tiles, Timings(*(1000 * (b - a) for a, b in ((started, prepared), (prepared, inferred), (inferred, finished))))
+    steps = ((started, prepared), (prepared, inferred), (inferred, finished))
+    return tiles, Timings(*(1000 * (b - a) for a, b in steps))
 
 
 def _sideways(tiles: tuple[RecognizedTile, ...]) -> bool:
