@@ -83,15 +83,17 @@ def prepare_face(face: Face, rng: np.random.Generator) -> np.ndarray:
     return image
 
 
-def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | None = None) -> np.ndarray:
-    """One tile face (float RGB, TILE_SIZE): artwork on a body, or a plain back when face is None."""
+def draw_tile(face: Face | None, rng: np.random.Generator, back: np.ndarray | None = None,
+              turned: bool | None = None) -> np.ndarray:
+    """One tile face (float RGB, TILE_SIZE): artwork on a body, or a plain back when face is None; a
+    face turned half round a quarter of the time, or as `turned` says (its side wall stays below)."""
     if face is None:
         return texture(TILE_SIZE, back, rng)
     body = face_on_body(face, rng)
     mark = corner_index(face.code)
     if mark and rng.random() < INDEX_SHARE:
         draw_index(body, mark, rng)
-    if rng.random() < 0.25:
+    if (rng.random() < 0.25) if turned is None else turned:
         body = body[::-1, ::-1]
     return edged(body)
 
@@ -230,21 +232,22 @@ class Generator:
         weights = np.array([SOURCE_WEIGHTS.get(f.source, 1.0) for f in options])
         return options[rng.choice(len(options), p=weights / weights.sum())]
 
-    def random_tile(self, rng: np.random.Generator) -> np.ndarray:
+    def random_tile(self, rng: np.random.Generator, turned: bool | None = None) -> np.ndarray:
         """A neighbour: a random face, sometimes a back."""
         if rng.random() < 0.15:
             return draw_tile(None, rng, back_colour(rng))
-        return draw_tile(self.pick(CLASSES[rng.integers(42)], rng), rng)
+        return draw_tile(self.pick(CLASSES[rng.integers(42)], rng), rng, turned=turned)
 
-    def sample(self, code: str, rng: np.random.Generator) -> np.ndarray:
-        """One uint8 RGB crop (CROP_SIZE) of class `code`."""
+    def sample(self, code: str, rng: np.random.Generator, turned: bool | None = None) -> np.ndarray:
+        """One uint8 RGB crop (CROP_SIZE) of class `code`; its face and its neighbours' turned half round
+        as `turned` says (by default each a quarter of the time)."""
         if code in ("back", "none"):
             centre = draw_tile(None, rng, back_colour(rng))
             if code == "none":
-                centre = self.random_tile(rng)
+                centre = self.random_tile(rng, turned)
         else:
-            centre = draw_tile(self.pick(code, rng), rng)
-        neighbours = [self.random_tile(rng) if rng.random() < 0.6 else None for _ in range(2)]
+            centre = draw_tile(self.pick(code, rng), rng, turned=turned)
+        neighbours = [self.random_tile(rng, turned) if rng.random() < 0.6 else None for _ in range(2)]
         scene = draw_scene(centre, [n if n is not None else self.table_surface(rng) for n in neighbours], rng)
         corners, shift = scene.corners, (0.0, 0.0)
         if code == "none":
@@ -279,12 +282,13 @@ def part_of(corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([tr + (tl - tr) * kept, tr, br, br + (bl - br) * kept], np.float32)
 
 
-def augment_real(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A real crop re-photographed: quad jitter, 180-degree turn, photo effects (uint8 CROP_SIZE)."""
+def augment_real(image: np.ndarray, rng: np.random.Generator, turned: bool | None = None) -> np.ndarray:
+    """A real crop re-photographed: quad jitter, turned half round a quarter of the time (or as `turned`
+    says), photo effects (uint8 CROP_SIZE)."""
     h, w = image.shape[:2]
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     crop = warp(image.astype(np.float32), crop_quad(corners, rng))
-    if rng.random() < 0.25:
+    if (rng.random() < 0.25) if turned is None else turned:
         crop = crop[::-1, ::-1]
     return photo_effects(crop, rng)
 

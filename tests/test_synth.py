@@ -25,6 +25,14 @@ def test_generator_gives_seeded_crops_of_every_class(generator: synth.Generator)
     assert not np.array_equal(first[0], first[1])
 
 
+def test_a_face_drawn_turned_is_the_upright_face_turned_half_round(generator: synth.Generator) -> None:
+    """What the way-up reader learns from (`datasets.way_up`): `turned` turns the face alone."""
+    face = generator.by_code["5m"][0]
+    upright = synth.draw_tile(face, np.random.default_rng(1), turned=False)
+    turned = synth.draw_tile(face, np.random.default_rng(1), turned=True)
+    assert np.array_equal(turned, upright[::-1, ::-1]) and not np.array_equal(turned, upright)
+
+
 def test_back_crops_are_plainer_than_faces(generator: synth.Generator) -> None:
     rng = np.random.default_rng(9)
     backs = [generator.sample("back", rng).std(axis=(0, 1)).mean() for _ in range(8)]

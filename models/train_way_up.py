@@ -1,0 +1,129 @@
+"""Train the way-up reader from scratch and export it (`python -m models.train_way_up`).
+
+Seeded: renders (or loads the cached) face crops of `datasets.way_up`, half of them turned half
+round, and re-photographs the real TRAIN crops but a validation fold upright or turned; trains a
+small CNN on the CPU to tell which, prints its accuracy on fresh synthetic crops and on the
+validation fold (upright as photographed, and turned; never trained on), and writes
+`models/way_up.onnx` + `.json`. Preprocessing is `vision.classify.preprocess`, as for the tile
+classifier (same input size, normalisation and white balance).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from datasets import real_tiles, way_up
+from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE, onnx_export
+from models.train_index import fit
+from vision.classify import preprocess
+from vision.way_up import WAYS
+
+MODEL_DIR = Path(__file__).resolve().parent
+CHANNELS = (16, 32, 64, 64)  # 3x3 conv + BN + ReLU each; 2x2 max pooling after the first three, then the
+# 8x6 map flattened: where the ink sits (top or bottom) is what tells the way up, so no global pooling
+
+
+@dataclass(frozen=True)
+class Config:
+    """One training run's settings (all seeded)."""
+
+    crops: int = 30000
+    check_crops: int = 3000
+    real_variants: int = 10  # re-photographed crops of each real TRAIN crop outside the validation fold
+    epochs: int = 8
+    batch: int = 128
+    lr: float = 3e-3
+    seed: int = 7
+    data_seed: int = 17
+    threads: int = 2
+
+
+class WayUpNet(nn.Module):
+    """The conv stack and one linear head over the flattened map (upright, turned)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = 3
+        for index, channels in enumerate(CHANNELS):
+            layers += [nn.Conv2d(width, channels, 3, 1, 1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(inplace=True)]
+            if index < 3:
+                layers.append(nn.MaxPool2d(2))
+            width = channels
+        cells = (INPUT_SIZE[0] // 8) * (INPUT_SIZE[1] // 8)
+        self.body = nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(width * cells, len(WAYS)))
+
+    def forward(self, inputs: torch.Tensor) -> torch.Tensor:
+        return self.body(inputs)
+
+
+def tensor(crops: np.ndarray | list[np.ndarray]) -> torch.Tensor:
+    """The shared preprocessing as a tensor."""
+    return torch.from_numpy(preprocess(list(crops), INPUT_SIZE, MEAN, STD, WHITE_BALANCE))
+
+
+def accuracy(model: WayUpNet, crops: np.ndarray | list[np.ndarray], labels: np.ndarray) -> float:
+    """Share of crops whose likelier way is their label."""
+    model.eval()
+    with torch.no_grad():
+        guesses = torch.cat([model(tensor(crops[i:i + 256])).argmax(1) for i in range(0, len(crops), 256)])
+    return float((guesses.numpy() == np.asarray(labels)).mean())
+
+
+def real_check(model: WayUpNet, tiles: list[real_tiles.RealTile]) -> dict[str, float]:
+    """Real crops read upright (as photographed) and turned half round."""
+    upright = [tile.image() for tile in tiles]
+    turned = [np.ascontiguousarray(image[::-1, ::-1]) for image in upright]
+    return {"upright": round(accuracy(model, upright, np.zeros(len(upright))), 4),
+            "turned": round(accuracy(model, turned, np.ones(len(turned))), 4), "crops": len(upright)}
+
+
+def export(model: WayUpNet, summary: dict, out: Path) -> None:
+    """`models.train.onnx_export` + the sidecar JSON inference reads (`vision.classify.ModelInfo`)."""
+    onnx_export(model, INPUT_SIZE, out)
+    sidecar = {"classes": list(WAYS), "input_size": list(INPUT_SIZE), "mean": list(MEAN), "std": list(STD),
+               "white_balance": WHITE_BALANCE, "training": summary}
+    out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Train and export the way-up reader.")
+    parser.add_argument("--crops", type=int, default=Config.crops)
+    parser.add_argument("--epochs", type=int, default=Config.epochs)
+    parser.add_argument("--seed", type=int, default=Config.seed)
+    parser.add_argument("--out", type=Path, default=MODEL_DIR / "way_up.onnx")
+    args = parser.parse_args(argv)
+    config = Config(crops=args.crops, epochs=args.epochs, seed=args.seed)
+    started = time.time()
+    torch.set_num_threads(config.threads)
+    crops, labels = way_up.cached(config.crops, config.data_seed)
+    check_crops, check_labels = way_up.cached(config.check_crops, config.data_seed + 100)
+    train_tiles, validation_tiles = real_tiles.evaluation_split(validation=True)
+    real_crops, real_labels = way_up.real([tile.image() for tile in train_tiles], config.real_variants, config.data_seed)
+    print(f"data ready: {len(crops)} synthetic, {len(real_crops)} real crops ({time.time() - started:.0f} s)", flush=True)
+    torch.manual_seed(config.seed)
+    model = WayUpNet()
+    fit(model, tensor(np.concatenate([crops, real_crops])), torch.from_numpy(np.concatenate([labels, real_labels])).long(),
+        config)
+    fresh = accuracy(model, check_crops, check_labels)
+    real = real_check(model, validation_tiles)
+    print(f"fresh synthetic crops: {fresh:.4f} of {len(check_crops)}; real validation crops upright "
+          f"{real['upright']:.4f}, turned {real['turned']:.4f} of {real['crops']}")
+    minutes = (time.time() - started) / 60
+    summary = {"config": asdict(config), "fresh_synthetic": round(fresh, 4), "real_validation_crops": real,
+               "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
+    export(model, summary, args.out)
+    print(f"wrote {args.out} and {args.out.with_suffix('.json')} ({minutes:.1f} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
