@@ -324,6 +324,22 @@ def test_a_photo_taken_from_across_the_table_reads_as_upright_in_its_own_order(r
     assert np.allclose(np.array([np.mean(t.box, axis=0) for t in across.tiles]), seen, atol=3)
 
 
+@pytest.mark.parametrize("turns", [1, -1], ids=["anticlockwise", "clockwise"])
+@pytest.mark.parametrize("name, upside_down", [("2-1.jpg", False), ("1-6.jpg", True)], ids=["2-1", "1-6"])
+def test_a_real_photo_taken_sideways_is_listed_its_tiles_way_up(recognize, shared_datasets, name, upside_down, turns):
+    """Turned a quarter either way, a photo reads as well both ways up; the way-up reader tells which
+    stands its faces upright. 2-1 was taken from the winner's seat (before session 42 it was listed upside
+    down, reversed); 1-6 from across the table, its tiles upside down as taken, so its tiles' way up
+    lists them in the photo's order reversed."""
+    from vision.io import load
+
+    path = shared_datasets / "real-photos" / "raw-images" / name
+    as_taken = recognize(path)
+    sideways = recognize(np.rot90(load(path).pixels, turns))
+    assert sideways.codes == (as_taken.codes[::-1] if upside_down else as_taken.codes)
+    assert sideways.hand == as_taken.hand
+
+
 def test_json_contract(recognize, capsys):
     assert cli.main([str(DATA / "row_green.jpg"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

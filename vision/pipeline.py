@@ -21,6 +21,7 @@ from vision.decode import complete, decode, hand_text, incomplete, odd_backs, ti
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
 from vision.segment import Quad, Run, Split, find_runs, photo_tile_height, rectify, splits
+from vision.way_up import WayUpReader
 
 TOP_K = 3  # alternatives reported per tile
 BACK_SURE = 0.85  # a place beside a run holds a face-down tile when this sure of it (0.75 until session 33)
@@ -43,13 +44,16 @@ NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (
 # badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
 TWIN_SHARE = 0.5  # two tiles' boxes sharing this much of the smaller one are one tile cut out twice
 TURN_BELOW = 0.8  # a photo is read turned a quarter each way and half round where its tiles are on average
-# (geometric mean) less sure than this, or more than a third read lying (`_sideways`); the likeliest reading is kept:
-TURN_LYING = 0.5  # ... its mean log confidence, less this per share of tiles read lying,
+# (geometric mean) less sure than this, or more than a third read lying (`_sideways`), or its standing tiles look
+# turned half round (`_turned_odds` above 0); of the readings whose boxes cover at least TURN_AREA of the most any
+# reading's cover, the likeliest (`_likelihood`) and the one half round from it are compared:
+TURN_LYING = 0.5  # ... each by its mean log confidence, less this per share of tiles read lying,
 TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand,
-HALF_TURN = 0.1  # ... less this for a half turn (a reading upside down was likelier than upright in 10% of scenes),
-TURN_AREA = 0.5  # ... of the readings whose boxes cover at least this share of the most any reading's cover.
-# On the five development seeds (960 scenes, session 41): as taken 577 errors -> 568, upside down 1,154 -> 658, either
-# way sideways 587 (every photo taken sideways caught)
+WAY_UP = 0.3  # ... less this times how much likelier its standing tiles are turned than upright (log odds, each
+# tile's capped at `way_up.ODDS_CAP`; until session 42 a half turn had instead to be 0.1 likelier).
+TURN_AREA = 0.5
+# On the five development seeds (960 scenes): as taken 577 errors -> 568 (session 41) -> 577 (42), upside down
+# 1,154 -> 658 -> 580, either way sideways 587 (every photo taken sideways caught); light cloths 157 -> 163 -> 159
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,12 @@ class Candidates:
 def classifier() -> TileClassifier:
     """The committed model, loaded once."""
     return TileClassifier.load()
+
+
+@cache
+def way_up_reader() -> WayUpReader:
+    """The committed way-up reader, loaded once."""
+    return WayUpReader.load()
 
 
 def preprocess(image: Source) -> Candidates:
@@ -418,25 +428,30 @@ def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...]
 def recognize(image: Source) -> Recognition:
     """Read the tiles in a photo (path, bytes, PIL image or RGB array).
 
-    Where the reading looks unsure or sideways (`_sideways`), the photo is read again turned a quarter
-    each way and half round, and the likeliest of the four readings (`_likelihood`; a half turn must be
-    HALF_TURN likelier) is kept, listed as the photo shows the tiles (`_as_taken`): a photo taken
-    sideways without an EXIF turn has its rows running up the picture, and one taken from across the
-    table shows the hand upside down, which an unfamiliar set reads worse.
+    Where the reading looks unsure or sideways (`_sideways`), or its tiles upside down (`_turned_odds`), the
+    photo is read again turned a quarter each way and half round. The likeliest of the four readings
+    (`_likelihood`) says which way the rows run; of it and the reading half round from it, the likelier
+    less WAY_UP times its tiles' odds of standing upside down is kept (the way-up reader knows faces
+    upright and turned half round, not sideways), listed as the photo shows the tiles (`_as_taken`). A
+    photo taken sideways without an EXIF turn has its rows running up the picture, and one taken from
+    across the table shows the hand upside down, which an unfamiliar set reads worse.
     """
     started = perf_counter()
     photo = load(image)
     loaded = 1000 * (perf_counter() - started)
-    tiles, timings = _read_photo(photo)
-    if _sideways(tiles):
-        readings = [(tiles, 0)]
+    tiles, odds, timings = _read_photo(photo)
+    if _sideways(tiles) or odds > 0:
+        readings = [(tiles, 0, odds)]
         for quarters in (1, 2, 3):
-            turned, more = _read_photo(photo.turned(quarters))
+            turned, more_odds, more = _read_photo(photo.turned(quarters))
             timings = Timings(*(a + b for a, b in zip(astuple(timings), astuple(more))))
-            readings.append((turned, quarters))
-        areas = [_area(turned) for turned, _ in readings]
+            readings.append((turned, quarters, more_odds))
+        areas = [_area(turned) for turned, _, _ in readings]
         covering = [r for r, area in zip(readings, areas) if area >= TURN_AREA * max(areas)]  # fewer: tiles missed
-        tiles = _as_taken(photo, *max(covering, key=lambda r: _likelihood(r[0]) - HALF_TURN * (r[1] == 2)))
+        likeliest = max(covering, key=lambda r: _likelihood(r[0]))  # its rows run across the turned photo
+        across = [r for r in covering if (r[1] - likeliest[1]) % 2 == 0]  # ... as they do half round from it
+        tiles, quarters, _ = max(across, key=lambda r: _likelihood(r[0]) - WAY_UP * r[2])
+        tiles = _as_taken(photo, tiles, quarters)
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
     return Recognition(tiles, hand, width, height, replace(timings, preprocess=timings.preprocess + loaded))
@@ -457,17 +472,27 @@ def _as_taken(photo: Photo, tiles: tuple[RecognizedTile, ...], quarters: int) ->
                  for tile in tiles[::-1])
 
 
-def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
-    """The tiles of a loaded photo, in its own orientation, and the time each step took."""
+def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], float, Timings]:
+    """The tiles of a loaded photo, in its own orientation, their odds of standing upside down
+    (`_turned_odds`), and the time each step took (the odds counted in postprocessing)."""
     started = perf_counter()
     candidates = preprocess(photo)
     prepared = perf_counter()
     probabilities = infer(candidates)
     inferred = perf_counter()
     tiles = postprocess(candidates, probabilities, classifier().classes)
+    odds = _turned_odds(photo, tiles)
     finished = perf_counter()
     steps = ((started, prepared), (prepared, inferred), (inferred, finished))
-    return tiles, Timings(*(1000 * (b - a) for a, b in steps))
+    return tiles, odds, Timings(*(1000 * (b - a) for a, b in steps))
+
+
+def _turned_odds(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float:
+    """How much likelier a reading's standing tiles are turned half round than upright, as the way-up
+    reader reads their faces (mean log odds; a tile lying sideways may lie either way round)."""
+    zoom = photo.zoom
+    return way_up_reader().turned_odds([rectify(photo.pixels, np.float32(tile.box) / zoom)
+                                        for tile in tiles if not tile.rotated])
 
 
 def _sideways(tiles: tuple[RecognizedTile, ...]) -> bool:
