@@ -16,7 +16,6 @@ never used.
 
 from __future__ import annotations
 
-from multiprocessing import Pool
 from pathlib import Path
 
 import cv2
@@ -75,7 +74,7 @@ def print_digit(body: np.ndarray, digit: int, fonts: list[Path], rng: np.random.
 
 def _place(size: tuple[int, int], face: tuple[int, int], rng: np.random.Generator) -> tuple[int, int]:
     """Top-left corner of a digit of `size` in the top band of a face: a corner or the middle."""
-    (tw, th), (w, h) = size, face
+    (tw, _), (w, h) = size, face
     margin = int(rng.uniform(0.02, 0.1) * w)
     x = (margin, w - tw - margin, (w - tw) // 2)[rng.choice(3, p=(0.45, 0.45, 0.1))]
     return max(0, x + int(rng.integers(-2, 3))), margin + int(rng.integers(0, max(1, h // 30)))
@@ -117,14 +116,4 @@ def _render_chunk(task: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 def cached(count: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """(crops N x H x W x 3 uint8, labels N x 2: the upright and turned bands' digits), rendered
     once per count and seed into ~/.cache/mahjong-lens."""
-    path = synth.CACHE_DIR / f"index_{INDEX_RENDER_VERSION}_{synth.CROP_SIZE[0]}x{synth.CROP_SIZE[1]}_{count}_{seed}.npz"
-    if path.is_file():
-        data = np.load(path)
-        return data["crops"], data["labels"]
-    tasks = [(seed * 1000 + i, min(256, count - start)) for i, start in enumerate(range(0, count, 256))]
-    with Pool(workers, initializer=_init_worker) as pool:
-        chunks = pool.map(_render_chunk, tasks)
-    crops, labels = np.concatenate([c for c, _ in chunks]), np.concatenate([l for _, l in chunks])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, crops=crops, labels=labels)
-    return crops, labels
+    return synth.cached_chunks(f"index_{INDEX_RENDER_VERSION}", count, seed, _init_worker, _render_chunk, workers)

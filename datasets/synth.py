@@ -15,6 +15,7 @@ colours (nor the KMahjongg `traditional` artwork).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 from multiprocessing import Pool
 
 import cv2
@@ -315,6 +316,25 @@ def render(per_class: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.
     with Pool(workers, initializer=_init_worker) as pool:
         images = np.concatenate(pool.map(_render_chunk, chunks))
     return images, labels
+
+
+def cached_chunks(prefix: str, count: int, seed: int, initializer: Callable[[], None],
+                  render_chunk: Callable[[tuple[int, int]], tuple[np.ndarray, np.ndarray]],
+                  workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """(crops, labels) of `count` samples, rendered once per count and seed into ~/.cache/mahjong-lens
+    (the file named by `prefix`): `render_chunk((chunk seed, n))` renders up to 256 of them in each of
+    `workers` processes, each set up by `initializer`."""
+    path = CACHE_DIR / f"{prefix}_{CROP_SIZE[0]}x{CROP_SIZE[1]}_{count}_{seed}.npz"
+    if path.is_file():
+        data = np.load(path)
+        return data["crops"], data["labels"]
+    tasks = [(seed * 1000 + i, min(256, count - start)) for i, start in enumerate(range(0, count, 256))]
+    with Pool(workers, initializer=initializer) as pool:
+        chunks = pool.map(render_chunk, tasks)
+    crops, labels = np.concatenate([c for c, _ in chunks]), np.concatenate([l for _, l in chunks])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(path, crops=crops, labels=labels)
+    return crops, labels
 
 
 def cached(per_class: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:

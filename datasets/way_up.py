@@ -14,8 +14,6 @@ one side, which would tell the way up on those faces alone. Real crops photograp
 
 from __future__ import annotations
 
-from multiprocessing import Pool
-
 import numpy as np
 
 from datasets import synth
@@ -61,14 +59,4 @@ def _render_chunk(task: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
 def cached(count: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """(crops N x H x W x 3 uint8, labels N: 1 where turned), rendered once per count and seed
     into ~/.cache/mahjong-lens."""
-    path = synth.CACHE_DIR / f"way_up_{WAY_UP_RENDER_VERSION}_{synth.CROP_SIZE[0]}x{synth.CROP_SIZE[1]}_{count}_{seed}.npz"
-    if path.is_file():
-        data = np.load(path)
-        return data["crops"], data["labels"]
-    tasks = [(seed * 1000 + i, min(256, count - start)) for i, start in enumerate(range(0, count, 256))]
-    with Pool(workers, initializer=_init_worker) as pool:
-        chunks = pool.map(_render_chunk, tasks)
-    crops, labels = np.concatenate([c for c, _ in chunks]), np.concatenate([l for _, l in chunks])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, crops=crops, labels=labels)
-    return crops, labels
+    return synth.cached_chunks(f"way_up_{WAY_UP_RENDER_VERSION}", count, seed, _init_worker, _render_chunk, workers)

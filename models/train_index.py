@@ -43,20 +43,23 @@ class Config:
     threads: int = 2
 
 
+def conv_stack(widths: tuple[int, ...], pooled: int) -> list[nn.Module]:
+    """3x3 conv + BN + ReLU per width (from 3 channels), 2x2 max pooling after the first `pooled`."""
+    layers: list[nn.Module] = []
+    for index, (width, channels) in enumerate(zip((3,) + widths, widths)):
+        layers += [nn.Conv2d(width, channels, 3, 1, 1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(inplace=True)]
+        if index < pooled:
+            layers.append(nn.MaxPool2d(2))
+    return layers
+
+
 class IndexNet(nn.Module):
     """The conv stack, global max pooling (a digit may sit anywhere along the band), one linear head."""
 
     def __init__(self) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        width = 3
-        for index, channels in enumerate(CHANNELS):
-            layers += [nn.Conv2d(width, channels, 3, 1, 1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(inplace=True)]
-            if index < 2:
-                layers.append(nn.MaxPool2d(2))
-            width = channels
-        self.body = nn.Sequential(*layers, nn.AdaptiveMaxPool2d(1), nn.Flatten(), nn.Dropout(0.1),
-                                  nn.Linear(width, len(DIGITS)))
+        self.body = nn.Sequential(*conv_stack(CHANNELS, 2), nn.AdaptiveMaxPool2d(1), nn.Flatten(), nn.Dropout(0.1),
+                                  nn.Linear(CHANNELS[-1], len(DIGITS)))
 
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
         return self.body(inputs)
@@ -136,24 +139,29 @@ def _photographed(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return synth.photo_effects(synth.warp(scene.image, synth.crop_quad(scene.corners, rng)), rng)
 
 
-def export(model: IndexNet, summary: dict, out: Path) -> None:
+def export(model: nn.Module, input_size: tuple[int, int], sidecar: dict, out: Path) -> None:
     """`models.train.onnx_export` + the sidecar JSON inference reads."""
-    onnx_export(model, SPEC.input_size, out)
-    sidecar = {"digits": list(DIGITS), "band_share": SPEC.share, "input_size": list(SPEC.input_size),
-               "training": summary}
+    onnx_export(model, input_size, out)
     out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Train and export the corner-index reader.")
-    parser.add_argument("--crops", type=int, default=Config.crops)
-    parser.add_argument("--epochs", type=int, default=Config.epochs)
-    parser.add_argument("--seed", type=int, default=Config.seed)
-    parser.add_argument("--out", type=Path, default=MODEL_DIR / "corner_index.onnx")
+def parsed_run(description: str, config: type, out: Path, argv: list[str] | None) -> tuple:
+    """A small reader's training run from the command line (`--crops`, `--epochs`, `--seed`, `--out`,
+    defaults from `config` and `out`): its config and output path; torch set to the config's threads."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--crops", type=int, default=config.crops)
+    parser.add_argument("--epochs", type=int, default=config.epochs)
+    parser.add_argument("--seed", type=int, default=config.seed)
+    parser.add_argument("--out", type=Path, default=out)
     args = parser.parse_args(argv)
-    config = Config(crops=args.crops, epochs=args.epochs, seed=args.seed)
+    run = config(crops=args.crops, epochs=args.epochs, seed=args.seed)
+    torch.set_num_threads(run.threads)
+    return run, args.out
+
+
+def main(argv: list[str] | None = None) -> int:
+    config, out = parsed_run("Train and export the corner-index reader.", Config, MODEL_DIR / "corner_index.onnx", argv)
     started = time.time()
-    torch.set_num_threads(config.threads)
     crops, labels = index_bands.cached(config.crops, config.data_seed)
     check_crops, check_labels = index_bands.cached(config.check_crops, config.data_seed + 100)
     inputs, targets = bands(crops, labels)
@@ -172,8 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.time() - started) / 60
     summary = {"config": asdict(config), "fresh_synthetic_bands": round(accuracy, 4), "checks": results,
                "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
-    export(model, summary, args.out)
-    print(f"wrote {args.out} and {args.out.with_suffix('.json')} ({minutes:.1f} min)")
+    sidecar = {"digits": list(DIGITS), "band_share": SPEC.share, "input_size": list(SPEC.input_size),
+               "training": summary}
+    export(model, SPEC.input_size, sidecar, out)
+    print(f"wrote {out} and {out.with_suffix('.json')} ({minutes:.1f} min)")
     return 0
 
 

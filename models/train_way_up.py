@@ -10,8 +10,6 @@ classifier (same input size, normalisation and white balance).
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,8 +19,9 @@ import torch
 from torch import nn
 
 from datasets import real_tiles, way_up
-from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE, onnx_export
-from models.train_index import fit
+from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE
+from models import train_index
+from models.train_index import conv_stack, export, fit, parsed_run
 from vision.classify import preprocess
 from vision.way_up import WAYS
 
@@ -32,18 +31,14 @@ CHANNELS = (16, 32, 64, 64)  # 3x3 conv + BN + ReLU each; 2x2 max pooling after 
 
 
 @dataclass(frozen=True)
-class Config:
-    """One training run's settings (all seeded)."""
+class Config(train_index.Config):
+    """One training run's settings (all seeded): the corner-index reader's, but for these."""
 
     crops: int = 30000
     check_crops: int = 3000
-    real_variants: int = 10  # re-photographed crops of each real TRAIN crop outside the validation fold
     epochs: int = 8
-    batch: int = 128
-    lr: float = 3e-3
-    seed: int = 7
     data_seed: int = 17
-    threads: int = 2
+    real_variants: int = 10  # re-photographed crops of each real TRAIN crop outside the validation fold
 
 
 class WayUpNet(nn.Module):
@@ -51,15 +46,9 @@ class WayUpNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        layers: list[nn.Module] = []
-        width = 3
-        for index, channels in enumerate(CHANNELS):
-            layers += [nn.Conv2d(width, channels, 3, 1, 1, bias=False), nn.BatchNorm2d(channels), nn.ReLU(inplace=True)]
-            if index < 3:
-                layers.append(nn.MaxPool2d(2))
-            width = channels
         cells = (INPUT_SIZE[0] // 8) * (INPUT_SIZE[1] // 8)
-        self.body = nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(width * cells, len(WAYS)))
+        self.body = nn.Sequential(*conv_stack(CHANNELS, 3), nn.Flatten(), nn.Dropout(0.2),
+                                  nn.Linear(CHANNELS[-1] * cells, len(WAYS)))
 
     def forward(self, inputs: torch.Tensor) -> torch.Tensor:
         return self.body(inputs)
@@ -86,24 +75,9 @@ def real_check(model: WayUpNet, tiles: list[real_tiles.RealTile]) -> dict[str, f
             "turned": round(accuracy(model, turned, np.ones(len(turned))), 4), "crops": len(upright)}
 
 
-def export(model: WayUpNet, summary: dict, out: Path) -> None:
-    """`models.train.onnx_export` + the sidecar JSON inference reads (`vision.classify.ModelInfo`)."""
-    onnx_export(model, INPUT_SIZE, out)
-    sidecar = {"classes": list(WAYS), "input_size": list(INPUT_SIZE), "mean": list(MEAN), "std": list(STD),
-               "white_balance": WHITE_BALANCE, "training": summary}
-    out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Train and export the way-up reader.")
-    parser.add_argument("--crops", type=int, default=Config.crops)
-    parser.add_argument("--epochs", type=int, default=Config.epochs)
-    parser.add_argument("--seed", type=int, default=Config.seed)
-    parser.add_argument("--out", type=Path, default=MODEL_DIR / "way_up.onnx")
-    args = parser.parse_args(argv)
-    config = Config(crops=args.crops, epochs=args.epochs, seed=args.seed)
+    config, out = parsed_run("Train and export the way-up reader.", Config, MODEL_DIR / "way_up.onnx", argv)
     started = time.time()
-    torch.set_num_threads(config.threads)
     crops, labels = way_up.cached(config.crops, config.data_seed)
     check_crops, check_labels = way_up.cached(config.check_crops, config.data_seed + 100)
     train_tiles, validation_tiles = real_tiles.evaluation_split(validation=True)
@@ -120,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.time() - started) / 60
     summary = {"config": asdict(config), "fresh_synthetic": round(fresh, 4), "real_validation_crops": real,
                "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
-    export(model, summary, args.out)
-    print(f"wrote {args.out} and {args.out.with_suffix('.json')} ({minutes:.1f} min)")
+    sidecar = {"classes": list(WAYS), "input_size": list(INPUT_SIZE), "mean": list(MEAN), "std": list(STD),
+               "white_balance": WHITE_BALANCE, "training": summary}  # what `vision.classify.ModelInfo` reads
+    export(model, INPUT_SIZE, sidecar, out)
+    print(f"wrote {out} and {out.with_suffix('.json')} ({minutes:.1f} min)")
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -40,6 +41,13 @@ def test_rendered_faces_read_their_way_up(reader: WayUpReader, turned: bool) -> 
     sign = 1 if turned else -1
     assert sum(sign * value > 0 for value in odds) >= len(TELLING) - 2, list(zip(TELLING, np.round(odds, 2)))
     assert sign * np.mean(odds) > 1.0
+
+
+def test_training_preprocesses_as_inference_does() -> None:
+    tree = ast.parse((Path(__file__).resolve().parents[1] / "models" / "train_way_up.py").read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                and node.module == "vision.classify" for alias in node.names}
+    assert "preprocess" in imported
 
 
 def test_no_crops_give_even_odds(reader: WayUpReader) -> None:

@@ -44,16 +44,16 @@ NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (
 # badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
 TWIN_SHARE = 0.5  # two tiles' boxes sharing this much of the smaller one are one tile cut out twice
 TURN_BELOW = 0.8  # a photo is read turned a quarter each way and half round where its tiles are on average
-# (geometric mean) less sure than this, or more than a third read lying (`_sideways`), or its standing tiles look
-# turned half round (`_turned_odds` above 0); of the readings whose boxes cover at least TURN_AREA of the most any
-# reading's cover, the likeliest (`_likelihood`) and the one half round from it are compared:
+# (geometric mean) less sure than this, or more than a third read lying (`_sideways`); of the readings whose boxes
+# cover at least TURN_AREA of the most any reading's cover, the likeliest (`_likelihood`) and the one half round
+# from it are compared:
 TURN_LYING = 0.5  # ... each by its mean log confidence, less this per share of tiles read lying,
 TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand,
 WAY_UP = 0.3  # ... less this times how much likelier its standing tiles are turned than upright (log odds, each
 # tile's capped at `way_up.ODDS_CAP`; until session 42 a half turn had instead to be 0.1 likelier).
 TURN_AREA = 0.5
 # On the five development seeds (960 scenes): as taken 577 errors -> 568 (session 41) -> 577 (42), upside down
-# 1,154 -> 658 -> 580, either way sideways 587 (every photo taken sideways caught); light cloths 157 -> 163 -> 159
+# 1,154 -> 658 -> 599, sideways 587 either way -> 580 (958 listed their tiles' way up); light cloths 157 -> 163 -> 159
 
 
 @dataclass(frozen=True)
@@ -428,29 +428,30 @@ def _no_tile(split: Split, index: int, row: np.ndarray, classes: tuple[str, ...]
 def recognize(image: Source) -> Recognition:
     """Read the tiles in a photo (path, bytes, PIL image or RGB array).
 
-    Where the reading looks unsure or sideways (`_sideways`), or its tiles upside down (`_turned_odds`), the
-    photo is read again turned a quarter each way and half round. The likeliest of the four readings
-    (`_likelihood`) says which way the rows run; of it and the reading half round from it, the likelier
-    less WAY_UP times its tiles' odds of standing upside down is kept (the way-up reader knows faces
-    upright and turned half round, not sideways), listed as the photo shows the tiles (`_as_taken`). A
-    photo taken sideways without an EXIF turn has its rows running up the picture, and one taken from
-    across the table shows the hand upside down, which an unfamiliar set reads worse.
+    Where the reading looks unsure or sideways (`_sideways`), the photo is read again turned a quarter
+    each way and half round. The likeliest of the four readings (`_likelihood`) says which way the rows
+    run; of it and the reading half round from it, the likelier less WAY_UP times its tiles' odds of
+    standing upside down (`_turned_odds`) is kept (the way-up reader knows faces upright and turned half
+    round, not sideways), listed as the photo shows the tiles (`_as_taken`). A photo taken sideways
+    without an EXIF turn has its rows running up the picture, and one taken from across the table shows
+    the hand upside down, which an unfamiliar set reads worse.
     """
     started = perf_counter()
     photo = load(image)
     loaded = 1000 * (perf_counter() - started)
-    tiles, odds, timings = _read_photo(photo)
-    if _sideways(tiles) or odds > 0:
-        readings = [(tiles, 0, odds)]
+    tiles, timings = _read_photo(photo)
+    if _sideways(tiles):
+        readings = [(tiles, 0, photo)]
         for quarters in (1, 2, 3):
-            turned, more_odds, more = _read_photo(photo.turned(quarters))
+            view = photo.turned(quarters)
+            turned, more = _read_photo(view)
             timings = Timings(*(a + b for a, b in zip(astuple(timings), astuple(more))))
-            readings.append((turned, quarters, more_odds))
+            readings.append((turned, quarters, view))
         areas = [_area(turned) for turned, _, _ in readings]
         covering = [r for r, area in zip(readings, areas) if area >= TURN_AREA * max(areas)]  # fewer: tiles missed
         likeliest = max(covering, key=lambda r: _likelihood(r[0]))  # its rows run across the turned photo
         across = [r for r in covering if (r[1] - likeliest[1]) % 2 == 0]  # ... as they do half round from it
-        tiles, quarters, _ = max(across, key=lambda r: _likelihood(r[0]) - WAY_UP * r[2])
+        tiles, quarters, _ = max(across, key=lambda r: _likelihood(r[0]) - WAY_UP * _turned_odds(r[2], r[0]))
         tiles = _as_taken(photo, tiles, quarters)
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
@@ -472,19 +473,17 @@ def _as_taken(photo: Photo, tiles: tuple[RecognizedTile, ...], quarters: int) ->
                  for tile in tiles[::-1])
 
 
-def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], float, Timings]:
-    """The tiles of a loaded photo, in its own orientation, their odds of standing upside down
-    (`_turned_odds`), and the time each step took (the odds counted in postprocessing)."""
+def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
+    """The tiles of a loaded photo, in its own orientation, and the time each step took."""
     started = perf_counter()
     candidates = preprocess(photo)
     prepared = perf_counter()
     probabilities = infer(candidates)
     inferred = perf_counter()
     tiles = postprocess(candidates, probabilities, classifier().classes)
-    odds = _turned_odds(photo, tiles)
     finished = perf_counter()
     steps = ((started, prepared), (prepared, inferred), (inferred, finished))
-    return tiles, odds, Timings(*(1000 * (b - a) for a, b in steps))
+    return tiles, Timings(*(1000 * (b - a) for a, b in steps))
 
 
 def _turned_odds(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float:
