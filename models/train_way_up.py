@@ -19,8 +19,8 @@ import torch
 from torch import nn
 
 from datasets import real_tiles, way_up
-from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE
 from models import train_index
+from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE
 from models.train_index import conv_stack, export, fit, parsed_run
 from vision.classify import preprocess
 from vision.way_up import WAYS
