@@ -15,8 +15,8 @@ colours (nor the KMahjongg `traditional` artwork).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 from multiprocessing import Pool
+from typing import Callable
 
 import cv2
 import numpy as np

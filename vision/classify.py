@@ -148,11 +148,24 @@ class ModelInfo:
             raise ModelError(f"cannot read model sidecar {str(sidecar)!r}: {error}; "
                              "retrain with `python -m models.train`") from error
 
+    def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """`preprocess` with this model's input size, normalisation and white balance."""
+        return preprocess(crops, self.input_size, self.mean, self.std, self.white_balance)
+
 
 def softmax(logits: np.ndarray) -> np.ndarray:
     """Row-wise softmax of (N, C) logits."""
     shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
     return shifted / shifted.sum(axis=1, keepdims=True)
+
+
+def model_file(path: str | Path | None, default: Path, what: str, recipe: str) -> Path:
+    """`path` (or `default`) as a Path, or ModelError naming `what` is missing and the `recipe` module
+    that retrains it."""
+    model = Path(path) if path is not None else default
+    if not model.is_file():
+        raise ModelError(f"{what} {str(model)!r} not found; retrain with `python -m {recipe}`")
+    return model
 
 
 def onnx_session(model: Path) -> object:
@@ -186,10 +199,7 @@ class TileClassifier:
         corner-index reader at `index` (default: the committed one; None: read faces alone)."""
         from vision.index import IndexReader
 
-        model = Path(path) if path is not None else MODEL_PATH
-        if not model.is_file():
-            raise ModelError(f"model file {str(model)!r} not found; "
-                             "retrain with `python -m models.train`")
+        model = model_file(path, MODEL_PATH, "model file", "models.train")
         info = ModelInfo.read(model.with_suffix(".json"))
         return cls(onnx_session(model), info, IndexReader.load(index) if index is not None else None)
 
@@ -212,9 +222,7 @@ class TileClassifier:
 
     def _faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, C) the face network's softmax probabilities."""
-        info = self.info
-        batch = preprocess(crops, info.input_size, info.mean, info.std, info.white_balance)
-        (logits,) = self._session.run(None, {"input": batch})
+        (logits,) = self._session.run(None, {"input": self.info.batch(crops)})
         return softmax(logits)
 
     def predict(self, crops: Sequence[np.ndarray]) -> list[Prediction]:

@@ -19,7 +19,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.classify import INDEX_PATH, SUITS, ModelError, check_crop, onnx_session, softmax, trimmed
+from vision.classify import INDEX_PATH, SUITS, ModelError, check_crop, model_file, onnx_session, softmax, trimmed
 
 DIGITS = ("none",) + tuple(str(n) for n in range(1, 10))
 SURE = 0.7  # an index read at least this confidently moves the class probabilities (its weight: that confidence;
@@ -87,9 +87,7 @@ class IndexReader:
     @classmethod
     def load(cls, path: str | Path | None = None) -> "IndexReader":
         """Load the reader and its sidecar JSON (default: the committed one)."""
-        model = Path(path) if path is not None else INDEX_PATH
-        if not model.is_file():
-            raise ModelError(f"index reader {str(model)!r} not found; retrain with `python -m models.train_index`")
+        model = model_file(path, INDEX_PATH, "index reader", "models.train_index")
         return cls(onnx_session(model), BandSpec.read(model.with_suffix(".json")))
 
     def digits(self, crops: Sequence[np.ndarray]) -> np.ndarray:

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from vision.classify import MODEL_PATH, ModelError, ModelInfo, onnx_session, preprocess
+from vision.classify import MODEL_PATH, ModelError, ModelInfo, model_file, onnx_session
 
 WAYS = ("upright", "turned")
 WAY_UP_PATH = MODEL_PATH.with_name("way_up.onnx")
@@ -34,9 +34,7 @@ class WayUpReader:
     @classmethod
     def load(cls, path: str | Path | None = None) -> "WayUpReader":
         """Load the reader and its sidecar JSON (default: the committed one)."""
-        model = Path(path) if path is not None else WAY_UP_PATH
-        if not model.is_file():
-            raise ModelError(f"way-up reader {str(model)!r} not found; retrain with `python -m models.train_way_up`")
+        model = model_file(path, WAY_UP_PATH, "way-up reader", "models.train_way_up")
         info = ModelInfo.read(model.with_suffix(".json"))
         if info.classes != WAYS:
             raise ModelError(f"way-up reader {str(model)!r} reads {list(info.classes)}, not {list(WAYS)}; "
@@ -48,7 +46,5 @@ class WayUpReader:
         0 for no crops."""
         if len(crops) == 0:
             return 0.0
-        info = self.info
-        (logits,) = self._session.run(None, {"input": preprocess(crops, info.input_size, info.mean, info.std,
-                                                                 info.white_balance)})
+        (logits,) = self._session.run(None, {"input": self.info.batch(crops)})
         return float(np.clip(logits[:, 1] - logits[:, 0], -ODDS_CAP, ODDS_CAP).mean())
