@@ -15,13 +15,15 @@ import streamlit as st
 import scoring
 from scoring.hand import Hand
 from scoring.situation import FLAGS
-from scoring.tiles import Wind
+from scoring.tiles import ALL_TILES, Tile, Wind
 
 SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
 DEFAULT_RULES = next(iter(scoring.RULESETS))  # the rule set picked until the user picks one
 CLAIMED_NOTE = ("Sets in [brackets] were claimed (exposed): the photo shows them laid apart from the row of concealed "
                 "tiles. Tap a set that was never claimed: the score then counts it concealed.")
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
+FACE_DOWN = "back"  # a fix choice: the recogniser's code for a tile lying face down
+EVERY_CHOICE = (*(tile.code for tile in ALL_TILES), FACE_DOWN, NOT_A_TILE)  # what any tile can be fixed to
 
 
 @st.cache_resource
@@ -76,11 +78,19 @@ def recognition_panel(photo: bytes, name: str) -> None:
 
 def fix_panel(result, pixels) -> None:
     """One-tap fixes: each doubtful tile shows its crop and alternatives, and "not a tile" (a tile found
-    where there is none, or found twice); a choice rewrites the hand."""
+    where there is none, or found twice); any other tile can be fixed by its number; a choice rewrites
+    the hand."""
     doubtful = [i for i, tile in enumerate(result.tiles) if tile.doubtful or tile.changed]
     if not doubtful:
         st.success("Every tile was read confidently. Check the hand below all the same.")
-        return
+    else:
+        doubtful_panel(result, pixels, doubtful)
+    other_tile_panel(result, pixels, doubtful)
+
+
+def doubtful_panel(result, pixels, doubtful: list[int]) -> None:
+    """Each doubtful tile's crop, with its alternatives and "not a tile" to pick from first, then every
+    other choice (none of the alternatives may be right)."""
     st.warning(f"{len(doubtful)} tile(s) to check: pick what each tile really is.")
     columns = st.columns(min(len(doubtful), 4))
     for n, i in enumerate(doubtful):
@@ -89,13 +99,38 @@ def fix_panel(result, pixels) -> None:
         column.image(load_vision().crop(pixels, result, i), width=64)
         column.selectbox(
             f"Tile {i + 1}",
-            list(dict.fromkeys([tile.tile, *probabilities, NOT_A_TILE])),
+            list(dict.fromkeys([tile.tile, *probabilities, NOT_A_TILE, *EVERY_CHOICE])),
             key=_fix_key(i),
             format_func=lambda code, p=probabilities: (
-                "not a tile" if code == NOT_A_TILE else f"{code} ({p[code]:.0%})" if code in p else code),
+                f"{_choice_name(code)}: {p[code]:.0%}" if code in p else _choice_name(code)),
             on_change=_apply_fix,
             args=(i,),
         )
+
+
+def other_tile_panel(result, pixels, doubtful: list[int]) -> None:
+    """Any other tile, picked by its number on the photo, can be fixed to any tile, a face-down tile or
+    "not a tile": a tile read surely can still be read wrongly."""
+    others = [i for i in range(len(result.tiles)) if i not in doubtful]
+    if not others:
+        return
+    codes = st.session_state["codes"]
+    with st.expander("Another tile is wrong? Fix it by its number on the photo"):
+        index = st.selectbox("Tile number", others, key=f"other_{st.session_state['photo_digest'][:12]}",
+                             format_func=lambda i: f"{i + 1}: {_choice_name(codes[i])}")
+        left, right = st.columns([1, 3])
+        left.image(load_vision().crop(pixels, result, index), width=64)
+        right.selectbox(f"Tile {index + 1} is", EVERY_CHOICE, index=EVERY_CHOICE.index(codes[index]),
+                        key=_fix_key(index), format_func=_choice_name, on_change=_apply_fix, args=(index,))
+
+
+def _choice_name(code: str) -> str:
+    """A fix choice as the page shows it: `7z (Red)`, `face down`, `not a tile`."""
+    if code == NOT_A_TILE:
+        return "not a tile"
+    if code == FACE_DOWN:
+        return "face down"
+    return f"{code} ({Tile.parse(code).name})"
 
 
 def _fix_key(index: int) -> str:

@@ -122,7 +122,9 @@ def test_not_a_tile_drops_a_doubtful_tile_and_an_added_tile_stays(app):
     app.session_state["recognition"] = replace(reading, tiles=(doubtful, *reading.tiles[1:]))
     app.run()
     (box,) = [box for box in app.selectbox if box.key.startswith("fix_") and box.key.endswith(f"_{index}")]
-    assert box.options[-1] == "not a tile"
+    alternatives = len(dict.fromkeys([doubtful.tile, *(code for code, _ in doubtful.alternatives)]))
+    assert box.options[alternatives] == "not a tile"  # then every other choice
+    assert len(box.options) == 44 and "face down" in box.options[alternatives:]
     box.select("none").run()
     assert any("one short of 14" in e.value for e in app.error)
     app.button(key=f"add_{doubtful.tile}").click().run()
@@ -161,3 +163,26 @@ def test_a_set_made_concealed_stays_so_after_a_tile_is_fixed(app):
     box.select(other).run()
     box.select(tiles[0].tile).run()
     assert app.text_input(key="hand").value == "77m 456789p 234s 123p"
+
+
+def test_a_tile_read_surely_is_fixed_by_its_number_on_the_photo(app):
+    from vision.decode import hand_text
+
+    assert any("read confidently" in s.value for s in app.success)  # the sample: no tile in doubt
+    (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
+    assert number.options[6].startswith("7: 7p")
+    number.select(6).run()
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_")]
+    assert box.key.endswith("_6") and box.value == "7p"
+    assert {"face down", "not a tile", "7z (Red)"} <= set(box.options)
+    box.select("6p").run()
+    tiles = app.session_state["recognition"].tiles
+    codes = [tile.tile for tile in tiles]
+    codes[6] = "6p"
+    assert app.text_input(key="hand").value == hand_text(codes, [(t.row, t.group) for t in tiles],
+                                                         [t.rotated for t in tiles]) == "77m 123456689p 234s"
+    [number] = [box for box in app.selectbox if box.key.startswith("other_")]
+    number.select(0).run()
+    [number] = [box for box in app.selectbox if box.key.startswith("other_")]
+    number.select(6).run()  # back to tile 7: it shows the fix
+    assert [box.value for box in app.selectbox if box.key.startswith("fix_")] == ["6p"]
