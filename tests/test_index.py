@@ -43,8 +43,8 @@ def test_a_sure_index_turns_a_misread_number_within_its_suit() -> None:
 
 def test_an_index_read_fairly_surely_settles_a_number_the_picture_doubts() -> None:
     before = _probabilities(_9s=0.58, _4s=0.1, _7s=0.07, _5z=0.2)  # an unseen art style: its 6 of bamboo read as a 9
-    moved = with_index(before, _digits(6, 0.75), CLASSES)
-    assert CLASSES[moved.argmax()] == "6s" and SURE <= 0.75
+    moved = with_index(before, _digits(6, 0.65), CLASSES)
+    assert CLASSES[moved.argmax()] == "6s" and SURE <= 0.65
 
 
 def test_bonus_tiles_are_left_to_the_picture() -> None:
@@ -56,7 +56,7 @@ def test_bonus_tiles_are_left_to_the_picture() -> None:
 
 def test_an_unsure_or_absent_index_or_a_sure_picture_changes_nothing() -> None:
     before = _probabilities(_9s=0.8, _6s=0.05)
-    assert np.allclose(with_index(before, _digits(6, 0.6), CLASSES), before)
+    assert np.allclose(with_index(before, _digits(6, 0.5), CLASSES), before)
     assert np.allclose(with_index(before, _digits(0, 0.99), CLASSES), before)
     sure = _probabilities(_9s=0.95)
     assert np.allclose(with_index(sure, _digits(6, 0.99), CLASSES), sure)
