@@ -60,10 +60,12 @@ def recognition_panel(photo: bytes, name: str) -> None:
             result = vision.recognize(loaded)
         except ValueError as error:
             st.session_state["recognition"] = None
-            st.session_state["read_error"] = f"Could not read {name}: {error}"
+            st.session_state["read_error"] = f"Could not read {name}: {str(error).rstrip('.')}."
         else:
             st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), added=[],
-                                    unclaimed=[], hand=result.hand)
+                                    unclaimed=[])
+            if result.tiles:  # a photo with no tiles leaves the hand typed so far
+                st.session_state["hand"] = result.hand
     result = st.session_state.get("recognition")
     if result is None:
         st.error(st.session_state["read_error"] + " Try another photo, or type the hand below.")
@@ -306,4 +308,5 @@ def main() -> None:
     breakdown_panel(hand, win, wins, ruleset, situation)
 
 
-main()
+if __name__ == "__main__":  # as `streamlit run` runs it; importing the page (tests) only defines its panels
+    main()

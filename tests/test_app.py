@@ -186,3 +186,44 @@ def test_a_tile_read_surely_is_fixed_by_its_number_on_the_photo(app):
     [number] = [box for box in app.selectbox if box.key.startswith("other_")]
     number.select(6).run()  # back to tile 7: it shows the fix
     assert [box.value for box in app.selectbox if box.key.startswith("fix_")] == ["6p"]
+
+
+
+def _page_reading(root: str, photo: bytes, name: str, typed: str) -> None:
+    """The page's photo panels reading the upload `photo`, the hand field holding `typed` (run by
+    AppTest.from_function, which runs this function's source alone)."""
+    import sys
+
+    import streamlit as st
+
+    sys.path.insert(0, root)
+    import streamlit_app
+
+    st.session_state.setdefault("hand", typed)
+    streamlit_app.recognition_panel(photo, name)
+    st.text_input("Hand", key="hand")
+
+
+def _plain_felt() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (800, 600), (30, 110, 60)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("photo, message", [
+    (b"not an image", "Could not read bad.jpg: '12-byte upload' is not an image this app can read: send a JPEG, "
+                      "PNG, WebP or HEIC photo. Try another photo, or type the hand below."),
+    (_plain_felt(), "No tiles found in this photo: retake it from above with the tiles filling the frame, or type "
+                    "the hand below."),
+], ids=["not-an-image", "no-tiles"])
+def test_an_unreadable_or_empty_photo_says_why_and_keeps_the_typed_hand(photo, message):
+    typed = "123m 456p 789s 11z 555z"
+    app = AppTest.from_function(_page_reading, args=(str(Path(APP).parent), photo, "bad.jpg", typed),
+                                default_timeout=60).run()
+    assert not app.exception
+    assert [error.value for error in app.error] == [message]
+    assert app.text_input(key="hand").value == typed
