@@ -449,9 +449,10 @@ def recognize(image: Source) -> Recognition:
             readings.append((turned, quarters, view))
         areas = [_area(turned) for turned, _, _ in readings]
         covering = [r for r, area in zip(readings, areas) if area >= TURN_AREA * max(areas)]  # fewer: tiles missed
-        likeliest = max(covering, key=lambda r: _likelihood(r[0]))  # its rows run across the turned photo
+        likelihood = {r[1]: _likelihood(r[0]) for r in covering}
+        likeliest = max(covering, key=lambda r: likelihood[r[1]])  # its rows run across the turned photo
         across = [r for r in covering if (r[1] - likeliest[1]) % 2 == 0]  # ... as they do half round from it
-        tiles, quarters, _ = max(across, key=lambda r: _likelihood(r[0]) - WAY_UP * _turned_odds(r[2], r[0]))
+        tiles, quarters, _ = max(across, key=lambda r: likelihood[r[1]] - WAY_UP * _turned_odds(r[2], r[0]))
         tiles = _as_taken(photo, tiles, quarters)
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
