@@ -181,12 +181,11 @@ def test_a_tile_read_surely_is_fixed_by_its_number_on_the_photo(app):
     codes[6] = "6p"
     assert app.text_input(key="hand").value == hand_text(codes, [(t.row, t.group) for t in tiles],
                                                          [t.rotated for t in tiles]) == "77m 123456689p 234s"
-    [number] = [box for box in app.selectbox if box.key.startswith("other_")]
+    (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
     number.select(0).run()
-    [number] = [box for box in app.selectbox if box.key.startswith("other_")]
+    (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
     number.select(6).run()  # back to tile 7: it shows the fix
     assert [box.value for box in app.selectbox if box.key.startswith("fix_")] == ["6p"]
-
 
 
 def _page_reading(root: str, photo: bytes, name: str, typed: str) -> None:
