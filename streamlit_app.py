@@ -118,6 +118,8 @@ def other_tile_panel(result, pixels, doubtful: list[int]) -> None:
         return
     codes = st.session_state["codes"]
     with st.expander("Another tile is wrong? Fix it by its number on the photo"):
+        st.image([load_vision().crop(pixels, result, i) for i in range(len(result.tiles))], width=44,
+                 caption=[f"{i + 1} {code}" for i, code in enumerate(codes)])  # the numbers, legible on a phone
         index = st.selectbox("Tile number", others, key=f"other_{st.session_state['photo_digest'][:12]}",
                              format_func=lambda i: f"{i + 1}: {_choice_name(codes[i])}")
         left, right = st.columns([1, 3])

@@ -169,6 +169,7 @@ def test_a_tile_read_surely_is_fixed_by_its_number_on_the_photo(app):
     from vision.decode import hand_text
 
     assert any("read confidently" in s.value for s in app.success)  # the sample: no tile in doubt
+    assert _captions(app)[1:15] == [f"{n} {code}" for n, code in enumerate(app.session_state["codes"], 1)]
     (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
     assert number.options[6].startswith("7: 7p")
     number.select(6).run()
@@ -186,6 +187,12 @@ def test_a_tile_read_surely_is_fixed_by_its_number_on_the_photo(app):
     (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
     number.select(6).run()  # back to tile 7: it shows the fix
     assert [box.value for box in app.selectbox if box.key.startswith("fix_")] == ["6p"]
+    assert "7 6p" in _captions(app)  # the strip of numbered tiles shows the fix
+
+
+def _captions(app: AppTest) -> list[str]:
+    """The captions of the page's images in order (the photo, the strip of numbered tiles, crops)."""
+    return [image.caption for element in app.get("image") for image in element.proto.imgs]
 
 
 def _page_reading(root: str, photo: bytes, name: str, typed: str) -> None:
