@@ -549,11 +549,19 @@ def test_suggested_hand_takes_every_set_laid_apart_as_exposed_where_the_rest_com
     runs = [0] * len(concealed) + [1, 1, 1]
     # a set laid apart, its claimed tile not turned (as MCR tables play): exposed all the same
     assert hand_text([*concealed, "2s", "2s", "2s"], runs) == "123m 789p 567s 11z [222s]"
-    # a hand shown set by set (no run of more than four tiles): concealed, unless a tile lies sideways
+    # a hand shown set by set (no run of more than four tiles): concealed, unless a tile lies sideways;
+    # then it was laid as at a table, the pair standing alone, every set laid apart claimed (one tap on
+    # the page stands a set concealed again; a set left concealed could only be bracketed by typing)
     shown = _codes("123p456p789p234s77m")
     sets = [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4]
     assert hand_text(shown, sets) == "77m 123456789p 234s"
-    assert hand_text(shown, sets, [False] * 9 + [True] + [False] * 4) == "77m 123456789p [234s]"
+    assert hand_text(shown, sets, [False] * 9 + [True] + [False] * 4) == "77m [123p] [456p] [789p] [234s]"
+    kong = ["2p", "2p", "back", "7m", "7m", "back", *_codes("123m123s222z")]  # a development scene's layout
+    runs = [0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
+    assert hand_text(kong, runs, [False] * 11 + [True, True, False, False]) == "22p (7777m) [123m] [123s] [222z]"
+    # ... but not where two runs could be the concealed tiles (a set cut in two)
+    assert hand_text(shown, [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 4, 4, 5, 5], [True] + [False] * 13) \
+        == "77m 456789p 234s [123p]"
     # the pair on a row of its own, the sets on another: the pair is what stood concealed
     rows = [(0, 0)] * 3 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(0, 3)] * 3 + [(1, 0)] * 2
     assert hand_text(shown, rows) == "77m [123p] [456p] [789p] [234s]"

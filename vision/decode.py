@@ -425,7 +425,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     touching = _touching_sets(codes, runs)
     apart = _meld_runs(runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
-    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs, touching) else declared, declared)))
+    turned = any(sideways[i] for meld in apart for i in meld)
+    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs, touching, turned) else declared, declared)))
     hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
@@ -447,15 +448,19 @@ def _first_hand(build: Callable[[Sequence[str], tuple[tuple[int, ...], ...]], Ha
 
 
 def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable],
-                     touching: dict[Hashable, tuple[tuple[int, ...], ...]]) -> bool:
+                     touching: dict[Hashable, tuple[tuple[int, ...], ...]], turned: bool = False) -> bool:
     """Whether the concealed tiles stand apart from what was claimed (not a hand shown set by set): a
-    run of more than four tiles but sets `touching`, or, of runs given as (row, group), playing tiles
-    neither three nor four alone in a row of their own (a pair kept apart from the rows of sets)."""
+    run of more than four tiles but sets `touching`; of runs given as (row, group), playing tiles
+    neither three nor four alone in a row of their own (a pair kept apart from the rows of sets); or,
+    where a set laid apart shows a sideways tile (`turned`: a claim, so the hand is laid as at a table),
+    the one run of playing tiles neither three nor four long (the pair, all else claimed or a kong)."""
     sizes = Counter(runs)
     rows = Counter(_row(run) for run in sizes)
     playing = {run for run, code in zip(runs, codes) if tile_kind(code) == "playing"}
-    return any((n > 4 and run not in touching) or (len(rows) > 1 and rows[_row(run)] == 1 and n not in (3, 4)
-                                                   and run in playing) for run, n in sizes.items())
+    odd = [run for run, n in sizes.items() if n not in (3, 4) and run in playing]
+    return (turned and len(odd) == 1) or any(
+        (n > 4 and run not in touching) or (len(rows) > 1 and rows[_row(run)] == 1 and run in odd)
+        for run, n in sizes.items())
 
 
 def _touching_sets(codes: Sequence[str], runs: Sequence[Hashable]) -> dict[Hashable, tuple[tuple[int, ...], ...]]:
