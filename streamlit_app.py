@@ -23,7 +23,8 @@ CLAIMED_NOTE = ("Sets in [brackets] were claimed (exposed): the photo shows them
                 "tiles. Tap a set that was never claimed: the score then counts it concealed.")
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
 FACE_DOWN = "back"  # a fix choice: the recogniser's code for a tile lying face down
-EVERY_CHOICE = (*(tile.code for tile in ALL_TILES), FACE_DOWN, NOT_A_TILE)  # what any tile can be fixed to
+EVERY_CHOICE = (NOT_A_TILE, FACE_DOWN, *(tile.code for tile in ALL_TILES))  # what any tile can be fixed to (the
+# two that are no face first, at the top of the list, not after 42 faces)
 
 
 @st.cache_resource
