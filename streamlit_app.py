@@ -84,14 +84,15 @@ def fix_panel(result, pixels) -> None:
     where there is none, or found twice); any other tile can be fixed by its number; a choice rewrites
     the hand."""
     doubtful = [i for i, tile in enumerate(result.tiles) if tile.doubtful or tile.changed]
+    crops = [load_vision().crop(pixels, result, i) for i in range(len(result.tiles))]
     if not doubtful:
         st.success("Every tile was read confidently. Check the hand below all the same.")
     else:
-        doubtful_panel(result, pixels, doubtful)
-    other_tile_panel(result, pixels, doubtful)
+        doubtful_panel(result, crops, doubtful)
+    other_tile_panel(crops, doubtful)
 
 
-def doubtful_panel(result, pixels, doubtful: list[int]) -> None:
+def doubtful_panel(result, crops: list, doubtful: list[int]) -> None:
     """Each doubtful tile's crop, with its alternatives and "not a tile" to pick from first, then every
     other choice (none of the alternatives may be right)."""
     st.warning(f"{len(doubtful)} tile(s) to check: pick what each tile really is.")
@@ -99,10 +100,10 @@ def doubtful_panel(result, pixels, doubtful: list[int]) -> None:
     for n, i in enumerate(doubtful):
         tile, column = result.tiles[i], columns[n % len(columns)]
         probabilities = dict(tile.alternatives)
-        column.image(load_vision().crop(pixels, result, i), width=64)
+        column.image(crops[i], width=64)
         column.selectbox(
             f"Tile {i + 1}",
-            list(dict.fromkeys([tile.tile, *probabilities, NOT_A_TILE, *EVERY_CHOICE])),
+            list(dict.fromkeys([tile.tile, *probabilities, *EVERY_CHOICE])),
             key=_fix_key(i),
             format_func=lambda code, p=probabilities: (
                 f"{_choice_name(code)}: {p[code]:.0%}" if code in p else _choice_name(code)),
@@ -111,20 +112,20 @@ def doubtful_panel(result, pixels, doubtful: list[int]) -> None:
         )
 
 
-def other_tile_panel(result, pixels, doubtful: list[int]) -> None:
+def other_tile_panel(crops: list, doubtful: list[int]) -> None:
     """Any other tile, picked by its number on the photo, can be fixed to any tile, a face-down tile or
     "not a tile": a tile read surely can still be read wrongly."""
-    others = [i for i in range(len(result.tiles)) if i not in doubtful]
+    others = [i for i in range(len(crops)) if i not in doubtful]
     if not others:
         return
     codes = st.session_state["codes"]
     with st.expander("Another tile is wrong? Fix it by its number on the photo"):
-        st.image([load_vision().crop(pixels, result, i) for i in range(len(result.tiles))], width=44,
-                 caption=[f"{i + 1} {code}" for i, code in enumerate(codes)])  # the numbers, legible on a phone
+        # every tile numbered and named: legible on a phone, where the photo's own labels are small
+        st.image(crops, width=44, caption=[f"{i + 1} {code}" for i, code in enumerate(codes)])
         index = st.selectbox("Tile number", others, key=f"other_{st.session_state['photo_digest'][:12]}",
                              format_func=lambda i: f"{i + 1}: {_choice_name(codes[i])}")
         left, right = st.columns([1, 3])
-        left.image(load_vision().crop(pixels, result, index), width=64)
+        left.image(crops[index], width=64)
         right.selectbox(f"Tile {index + 1} is", EVERY_CHOICE, index=EVERY_CHOICE.index(codes[index]),
                         key=_fix_key(index), format_func=_choice_name, on_change=_apply_fix, args=(index,))
 
