@@ -20,9 +20,8 @@ from torch import nn
 
 from datasets import real_tiles, way_up
 from models import train_index
-from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE
+from models.train import INPUT_SIZE, MEAN, STD, WHITE_BALANCE, evaluate, tensor
 from models.train_index import conv_stack, export, fit, parsed_run
-from vision.classify import preprocess
 from vision.way_up import WAYS
 
 MODEL_DIR = Path(__file__).resolve().parent
@@ -54,25 +53,12 @@ class WayUpNet(nn.Module):
         return self.body(inputs)
 
 
-def tensor(crops: np.ndarray | list[np.ndarray]) -> torch.Tensor:
-    """The shared preprocessing as a tensor."""
-    return torch.from_numpy(preprocess(list(crops), INPUT_SIZE, MEAN, STD, WHITE_BALANCE))
-
-
-def accuracy(model: WayUpNet, crops: np.ndarray | list[np.ndarray], labels: np.ndarray) -> float:
-    """Share of crops whose likelier way is their label."""
-    model.eval()
-    with torch.no_grad():
-        guesses = torch.cat([model(tensor(crops[i:i + 256])).argmax(1) for i in range(0, len(crops), 256)])
-    return float((guesses.numpy() == np.asarray(labels)).mean())
-
-
 def real_check(model: WayUpNet, tiles: list[real_tiles.RealTile]) -> dict[str, float]:
     """Real crops read upright (as photographed) and turned half round."""
     upright = [tile.image() for tile in tiles]
     turned = [np.ascontiguousarray(image[::-1, ::-1]) for image in upright]
-    return {"upright": round(accuracy(model, upright, np.zeros(len(upright))), 4),
-            "turned": round(accuracy(model, turned, np.ones(len(turned))), 4), "crops": len(upright)}
+    return {"upright": round(evaluate(model, tensor(upright), np.zeros(len(upright))), 4),
+            "turned": round(evaluate(model, tensor(turned), np.ones(len(turned))), 4), "crops": len(upright)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     model = WayUpNet()
     fit(model, tensor(np.concatenate([crops, real_crops])), torch.from_numpy(np.concatenate([labels, real_labels])).long(),
         config)
-    fresh = accuracy(model, check_crops, check_labels)
+    fresh = evaluate(model, tensor(check_crops), check_labels)
     real = real_check(model, validation_tiles)
     print(f"fresh synthetic crops: {fresh:.4f} of {len(check_crops)}; real validation crops upright "
           f"{real['upright']:.4f}, turned {real['turned']:.4f} of {real['crops']}")

@@ -44,10 +44,13 @@ def test_rendered_faces_read_their_way_up(reader: WayUpReader, turned: bool) -> 
 
 
 def test_training_preprocesses_as_inference_does() -> None:
+    # through the classifier's training `tensor`, which calls `vision.classify.preprocess`
+    # (`test_classifier.test_training_uses_the_inference_preprocess`); none of its own
     tree = ast.parse((Path(__file__).resolve().parents[1] / "models" / "train_way_up.py").read_text())
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                and node.module == "vision.classify" for alias in node.names}
-    assert "preprocess" in imported
+                and node.module == "models.train" for alias in node.names}
+    defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    assert "tensor" in imported and not {"tensor", "preprocess"} & defined
 
 
 def test_no_crops_give_even_odds(reader: WayUpReader) -> None:
