@@ -64,7 +64,7 @@ def recognition_panel(photo: bytes, name: str) -> None:
             st.session_state["read_error"] = f"Could not read {name}: {str(error).rstrip('.')}."
         else:
             st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), added=[],
-                                    unclaimed=[])
+                                    unclaimed=[], left_out=[])
             if result.tiles:  # a photo with no tiles leaves the hand typed so far
                 st.session_state["hand"] = result.hand
     result = st.session_state.get("recognition")
@@ -89,7 +89,7 @@ def fix_panel(result, pixels) -> None:
         st.success("Every tile was read confidently. Check the hand below all the same.")
     else:
         doubtful_panel(result, crops, doubtful)
-    other_tile_panel(crops, doubtful)
+    other_tile_panel(result, crops, doubtful)
 
 
 def doubtful_panel(result, crops: list, doubtful: list[int]) -> None:
@@ -100,10 +100,12 @@ def doubtful_panel(result, crops: list, doubtful: list[int]) -> None:
     for n, i in enumerate(doubtful):
         tile, column = result.tiles[i], columns[n % len(columns)]
         probabilities = dict(tile.alternatives)
+        choices = list(dict.fromkeys([tile.tile, *probabilities, *EVERY_CHOICE]))
         column.image(crops[i], width=64)
         column.selectbox(
             f"Tile {i + 1}",
-            list(dict.fromkeys([tile.tile, *probabilities, *EVERY_CHOICE])),
+            choices,
+            index=choices.index(st.session_state["codes"][i]),
             key=_fix_key(i),
             format_func=lambda code, p=probabilities: (
                 f"{_choice_name(code)}: {p[code]:.0%}" if code in p else _choice_name(code)),
@@ -112,22 +114,26 @@ def doubtful_panel(result, crops: list, doubtful: list[int]) -> None:
         )
 
 
-def other_tile_panel(crops: list, doubtful: list[int]) -> None:
-    """Any other tile, picked by its number on the photo, can be fixed to any tile, a face-down tile or
-    "not a tile": a tile read surely can still be read wrongly."""
-    others = [i for i in range(len(crops)) if i not in doubtful]
-    if not others:
-        return
+def other_tile_panel(result, crops: list, doubtful: list[int]) -> None:
+    """Every tile numbered as on the photo: any tile not in doubt can be fixed by its number to any tile,
+    a face-down tile or "not a tile" (a tile read surely can still be read wrongly), and tiles that are
+    not part of the hand (a neighbour's discards) are left out together."""
     codes = st.session_state["codes"]
-    with st.expander("Another tile is wrong? Fix it by its number on the photo"):
+    with st.expander("Another tile is wrong, or not part of the hand? Fix it by its number on the photo"):
         # every tile numbered and named: legible on a phone, where the photo's own labels are small
-        st.image(crops, width=44, caption=[f"{i + 1} {code}" for i, code in enumerate(codes)])
-        index = st.selectbox("Tile number", others, key=f"other_{st.session_state['photo_digest'][:12]}",
-                             format_func=lambda i: f"{i + 1}: {_choice_name(codes[i])}")
-        left, right = st.columns([1, 3])
-        left.image(crops[index], width=64)
-        right.selectbox(f"Tile {index + 1} is", EVERY_CHOICE, index=EVERY_CHOICE.index(codes[index]),
-                        key=_fix_key(index), format_func=_choice_name, on_change=_apply_fix, args=(index,))
+        st.image(crops, width=44, caption=[f"{i + 1} {'no tile' if code == NOT_A_TILE else code}"
+                                           for i, code in enumerate(codes)])
+        others = [i for i in range(len(crops)) if i not in doubtful]
+        if others:
+            index = st.selectbox("Tile number", others, key=f"other_{st.session_state['photo_digest'][:12]}",
+                                 format_func=lambda i: f"{i + 1}: {_choice_name(codes[i])}")
+            left, right = st.columns([1, 3])
+            left.image(crops[index], width=64)
+            right.selectbox(f"Tile {index + 1} is", EVERY_CHOICE, index=EVERY_CHOICE.index(codes[index]),
+                            key=_fix_key(index), format_func=_choice_name, on_change=_apply_fix, args=(index,))
+        st.multiselect("Not part of the hand: leave out tiles", range(len(crops)), key=_leave_key(),
+                       format_func=lambda i: f"{i + 1}: {_choice_name(result.tiles[i].tile)}",
+                       placeholder="Tile numbers, e.g. the discards in the photo", on_change=_leave_out)
 
 
 def _choice_name(code: str) -> str:
@@ -144,11 +150,37 @@ def _fix_key(index: int) -> str:
     return f"fix_{st.session_state['photo_digest'][:12]}_{index}"
 
 
+def _leave_key() -> str:
+    """The widget key of the tiles left out, unique to the photo."""
+    return f"leave_{st.session_state['photo_digest'][:12]}"
+
+
 def _apply_fix(index: int) -> None:
-    """Callback: replace tile ``index`` and rebuild the suggested hand string (with the tiles added, and
-    the sets made concealed still so)."""
+    """Callback: replace tile ``index`` with the choice picked for it (a tile left out and now read as a
+    tile is no longer left out) and rebuild the hand."""
+    code = st.session_state["codes"][index] = st.session_state[_fix_key(index)]
+    if code != NOT_A_TILE and index in st.session_state["left_out"]:
+        st.session_state["left_out"].remove(index)
+        st.session_state[_leave_key()] = list(st.session_state["left_out"])
+    _rebuild_hand()
+
+
+def _leave_out() -> None:
+    """Callback: the tiles newly picked to leave out read as "not a tile", those unpicked read as
+    recognised again; then the hand is rebuilt."""
+    picked, before = st.session_state[_leave_key()], st.session_state["left_out"]
+    tiles = st.session_state["recognition"].tiles
+    for index in set(picked) ^ set(before):
+        st.session_state["codes"][index] = NOT_A_TILE if index in picked else tiles[index].tile
+        st.session_state.pop(_fix_key(index), None)  # its fix list shows the new code
+    st.session_state["left_out"] = list(picked)
+    _rebuild_hand()
+
+
+def _rebuild_hand() -> None:
+    """Rebuild the suggested hand string from the tiles as fixed (with the tiles added, and the sets
+    made concealed still so)."""
     codes = st.session_state["codes"]
-    codes[index] = st.session_state[_fix_key(index)]
     tiles = st.session_state["recognition"].tiles
     hand = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
     groups = [*hand.split(), *st.session_state.get("added", [])]

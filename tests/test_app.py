@@ -190,6 +190,30 @@ def test_a_tile_read_surely_is_fixed_by_its_number_on_the_photo(app):
     assert "7 6p" in _captions(app)  # the strip of numbered tiles shows the fix
 
 
+def test_tiles_not_part_of_the_hand_are_left_out_together_and_come_back(app):
+    from vision.decode import hand_text
+
+    tiles = app.session_state["recognition"].tiles  # the sample: 123p 456p 789p 234s 77m
+    runs, rotated = [(t.row, t.group) for t in tiles], [t.rotated for t in tiles]
+    (leave,) = [box for box in app.multiselect if box.key.startswith("leave_")]
+    assert leave.options[12] == "13: 7m (7 Characters)" and leave.value == []
+    leave.select(12).select(13).run()
+    assert app.text_input(key="hand").value == "123456789p 234s"
+    assert _captions(app)[13:15] == ["13 no tile", "14 no tile"]  # the strip of numbered tiles shows it
+    (leave,) = [box for box in app.multiselect if box.key.startswith("leave_")]
+    leave.unselect(13).run()
+    codes = [tile.tile for tile in tiles]
+    codes[12] = "none"
+    assert app.text_input(key="hand").value == hand_text(codes, runs, rotated) == "7m 123456789p 234s"
+    (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
+    number.select(12).run()
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_")]
+    assert box.value == "none"  # its fix list shows it left out
+    box.select("7m").run()  # read as a tile again: no longer left out
+    assert app.text_input(key="hand").value == "77m 123456789p 234s"
+    assert [box.value for box in app.multiselect if box.key.startswith("leave_")] == [[]]
+
+
 def _captions(app: AppTest) -> list[str]:
     """The captions of the page's images in order (the photo, the strip of numbered tiles, crops)."""
     return [image.caption for element in app.get("image") for image in element.proto.imgs]
