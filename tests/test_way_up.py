@@ -23,7 +23,7 @@ def reader() -> WayUpReader:
 
 
 def test_sidecar_names_the_two_ways_and_the_classifiers_input(reader: WayUpReader) -> None:
-    classifier = ModelInfo.read(MODEL_PATH.with_suffix(".json"))
+    classifier = ModelInfo.read(MODEL_PATH.with_suffix(".json"), "models.train")
     assert reader.info.classes == WAYS == ("upright", "turned")
     assert (reader.info.input_size, reader.info.mean, reader.info.std, reader.info.white_balance) == (
         classifier.input_size, classifier.mean, classifier.std, classifier.white_balance)
@@ -64,4 +64,7 @@ def test_a_missing_or_foreign_model_is_a_clear_error(tmp_path: Path) -> None:
     sidecar = json.loads(WAY_UP_PATH.with_suffix(".json").read_text())
     (tmp_path / "other.json").write_text(json.dumps(dict(sidecar, classes=["1m", "2m"])))
     with pytest.raises(ModelError, match="reads \\['1m', '2m'\\]"):
+        WayUpReader.load(tmp_path / "other.onnx")
+    (tmp_path / "other.json").write_text("{")
+    with pytest.raises(ModelError, match="cannot read model sidecar .*other.json.*train_way_up`"):
         WayUpReader.load(tmp_path / "other.onnx")

@@ -29,6 +29,7 @@ CLASSES: tuple[str, ...] = (
 )
 MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "tile_classifier.onnx"
 INDEX_PATH = MODEL_PATH.with_name("corner_index.onnx")
+RECIPE = "models.train"  # the module that retrains the classifier and writes its sidecar
 TOP_K = 3
 THREADS = 2
 TINT_PERCENTILE = 90  # a crop's bright pixels (the tile body) are at least this percentile per channel
@@ -138,15 +139,15 @@ class ModelInfo:
     white_balance: bool = False
 
     @classmethod
-    def read(cls, sidecar: Path) -> "ModelInfo":
-        """Parse the sidecar `*.json` written by `models/train.py`."""
+    def read(cls, sidecar: Path, recipe: str) -> "ModelInfo":
+        """Parse the sidecar `*.json` that the `recipe` module wrote beside its model."""
         try:
             data = json.loads(sidecar.read_text())
             return cls(tuple(data["classes"]), tuple(data["input_size"]),
                        tuple(data["mean"]), tuple(data["std"]), bool(data.get("white_balance", False)))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ModelError(f"cannot read model sidecar {str(sidecar)!r}: {error}; "
-                             "retrain with `python -m models.train`") from error
+                             f"retrain with `python -m {recipe}`") from error
 
     def batch(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """`preprocess` with this model's input size, normalisation and white balance."""
@@ -199,8 +200,8 @@ class TileClassifier:
         corner-index reader at `index` (default: the committed one; None: read faces alone)."""
         from vision.index import IndexReader
 
-        model = model_file(path, MODEL_PATH, "model file", "models.train")
-        info = ModelInfo.read(model.with_suffix(".json"))
+        model = model_file(path, MODEL_PATH, "model file", RECIPE)
+        info = ModelInfo.read(model.with_suffix(".json"), RECIPE)
         return cls(onnx_session(model), info, IndexReader.load(index) if index is not None else None)
 
     def probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:

@@ -20,6 +20,7 @@ from vision.classify import MODEL_PATH, ModelError, ModelInfo, model_file, onnx_
 
 WAYS = ("upright", "turned")
 WAY_UP_PATH = MODEL_PATH.with_name("way_up.onnx")
+RECIPE = "models.train_way_up"  # the module that retrains the reader and writes its sidecar
 ODDS_CAP = 3.0  # one face's log odds count at most this much either way (a face the network never saw may
 # read very surely wrong)
 
@@ -34,11 +35,11 @@ class WayUpReader:
     @classmethod
     def load(cls, path: str | Path | None = None) -> "WayUpReader":
         """Load the reader and its sidecar JSON (default: the committed one)."""
-        model = model_file(path, WAY_UP_PATH, "way-up reader", "models.train_way_up")
-        info = ModelInfo.read(model.with_suffix(".json"))
+        model = model_file(path, WAY_UP_PATH, "way-up reader", RECIPE)
+        info = ModelInfo.read(model.with_suffix(".json"), RECIPE)
         if info.classes != WAYS:
             raise ModelError(f"way-up reader {str(model)!r} reads {list(info.classes)}, not {list(WAYS)}; "
-                             "retrain with `python -m models.train_way_up`")
+                             f"retrain with `python -m {RECIPE}`")
         return cls(onnx_session(model), info)
 
     def turned_odds(self, crops: Sequence[np.ndarray]) -> float:
