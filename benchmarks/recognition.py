@@ -19,11 +19,12 @@ JPEG, the readers taking turns (15 reads each). mahjong-detector knows only the
 are put in reading order (rows by y, then x) before scoring.
 
     nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]] [--camera] [--light] [--speed]   (--dev: development
+        [--mistakes] [--dev [--table white-cloth]] [--camera] [--light] [--surround] [--speed]   (--dev: development
         scenes from another seed, ours only; tune there; --table puts them all on one light table; --camera:
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
-        photos in other light (benchmarks/lighting.py), ours only; --speed: only the 12-MP timing)
+        photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
+        with another surface along an edge (benchmarks/surround.py), ours only; --speed: only the 12-MP timing)
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import numpy as np
 from PIL import Image
 
 from benchmarks.lighting import LIGHTS
+from benchmarks.surround import SURROUNDS, with_band
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from datasets.scenes import LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, tile_boxes
 from scoring import IncompleteHandError, check
@@ -374,6 +376,21 @@ def light_samples(workdir: Path) -> dict[str, list[Sample]]:
     return parts
 
 
+def surround_samples(workdir: Path) -> dict[str, list[Sample]]:
+    """Per SURROUNDS part, the tuned photos laid on felt with a band of another surface along one
+    edge (JPEG files in `workdir`): a development check of photos that show more than the table."""
+    rng = np.random.default_rng(4)
+    parts: dict[str, list[Sample]] = {part: [] for part in SURROUNDS}
+    for index, sample in enumerate(photo_samples(workdir)):
+        with Image.open(sample.path) as image:
+            table = on_felt(np.asarray(image.convert("RGB")), rng)
+        for part, (colour, side, depth, tilt) in SURROUNDS.items():
+            path = workdir / f"surround-{index}-{part.replace(' ', '-')}.jpg"
+            Image.fromarray(with_band(table, colour, side, depth, tilt, seed=index)).save(path, quality=92)
+            parts[part].append(replace(sample, path=path))
+    return parts
+
+
 def big_photo(workdir: Path) -> Path:
     """A real photo cropped to 4:3 and upscaled to 12 megapixels (4000x3000 JPEG)."""
     with Image.open(RAW_IMAGES / BIG_PHOTO[0]) as image:
@@ -489,6 +506,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                              "sideways or upside down")
     parser.add_argument("--light", action="store_true",
                         help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
+    parser.add_argument("--surround", action="store_true",
+                        help="only our reader on the tuned photos laid on felt with another surface along an edge")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
     return parser.parse_args(argv)
@@ -504,6 +523,8 @@ def _parts(args: argparse.Namespace, workdir: Path) -> dict[str, list[Sample]]:
         return camera_samples(workdir)
     if args.light:
         return light_samples(workdir)
+    if args.surround:
+        return surround_samples(workdir)
     return {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
             "real-fresh": photo_samples(workdir, FRESH_LABELS)}
 
@@ -557,7 +578,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp)
         parts = _parts(args, workdir)
         big = big_photo(workdir)
-        readers = _readers(args.dev or args.camera or args.light, big)
+        readers = _readers(args.dev or args.camera or args.light or args.surround, big)
         if parts:
             _accuracy(parts, readers, args.mistakes)
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "

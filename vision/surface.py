@@ -1,0 +1,152 @@
+"""Other surfaces along a photo's edges: the floor, a table's rim, a wall, a mat's surround.
+
+The rest of the pipeline takes the photo's outer ring for the table the tiles stand on (its colours,
+whether it is light or patterned). Where a plain band of another surface runs along an edge, its
+straight boundary (a little tilted, at most) crossing the side, the photo is also read without it
+(`on_table`): painted the table's colour up to the boundary and cut off. A boundary made by a row of
+tiles on the table is not a band's: the table's colour goes on beyond the row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.io import Photo
+
+LOOK_SIDE = 160  # pixels: the long side of the small copy looked at
+STRIDE_SIDES = 8  # ... shrunk from a sample of the photo's pixels this many times as many a side
+BAND = (0.05, 0.45)  # a band is this share of the photo deep, from its side, at least and at most
+REACH = 2  # look pixels: a colour step is measured this far either side of a row (the boundary's blur)
+STEP = 20.0  # Lab units: a boundary is a step in the median colour of a slice's rows this big at least
+SLICES = 8  # the side is cut into this many slices across, each finding its step nearest the edge
+SLICES_STEPPED = 6  # ... a boundary shows such a step in this many slices at least
+FIT = 2.0  # look pixels: ... lying on a straight line this close
+ALIKE = 10.0  # Lab units: a pixel is of a surface's colour this close to its median
+PLAIN = 12.0  # ... and plain where its lightness gradient is below this (Sobel / 8, lightness 0-100)
+BAND_SHARE = 0.9  # the band is this share plain and of its colour at least (no tile lies in it)
+CONTINUES_SHARE = 0.1  # beyond the boundary, the surface goes on (it is the table, and the boundary the edge of a
+# row of tiles) where this share is of its colour
+NEXT = 0.03  # just beyond the boundary, to this share of the photo deeper than its far end, the table is
+BARE = 0.9  # ... bare where this share is plain and of its colour (the median beyond): the photo is cut off up to
+# the boundary's far end
+
+
+@dataclass(frozen=True)
+class Band:
+    """A band of another surface along one side: the photo turned `quarters` anticlockwise brings
+    that side to the top (0 top, 1 right, 2 bottom, 3 left); its boundary lies `depths` deep (shares
+    of the turned photo's height) at the turned photo's left and right ends; `table` is the RGB
+    colour of the table beyond it; where `bare`, the photo is cut off up to the boundary's far end."""
+
+    quarters: int
+    depths: tuple[float, float]
+    table: tuple[int, int, int]
+    bare: bool  # no tile lies beyond the boundary's nearer end, to its far end
+
+
+def bands(image: np.ndarray) -> tuple[Band, ...]:
+    """The bands of other surfaces along the sides of an RGB photo (none, mostly)."""
+    height, width = image.shape[:2]
+    scale = LOOK_SIDE / max(height, width)
+    size = max(1, round(width * scale)), max(1, round(height * scale))
+    if scale * STRIDE_SIDES < 1:  # a quick first shrink to some pixels of every few
+        image = cv2.resize(image, (size[0] * STRIDE_SIDES, size[1] * STRIDE_SIDES), interpolation=cv2.INTER_NEAREST)
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
+    lab[..., 0] *= 100 / 255
+    lab[..., 1:] -= 128
+    lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
+    plain = cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1)) / 8 < PLAIN
+    found = (_band(np.rot90(small, k), np.rot90(lab, k), np.rot90(plain, k), k) for k in range(4))
+    return tuple(band for band in found if band is not None)
+
+
+def _band(rgb: np.ndarray, lab: np.ndarray, plain: np.ndarray, quarters: int) -> Band | None:
+    """The band along the top of a (turned) look at the photo, if there is one: a step in colour on
+    one straight line across, a plain surface of one colour before it, another (the table) beyond."""
+    height, width = lab.shape[:2]
+    edge, middle = max(1, round(BAND[0] * height) - REACH), slice(width // 5, width - width // 5)
+    if _surface(lab[:edge, middle].reshape(-1, 3), plain[:edge, middle].reshape(-1)) is None:
+        return None  # a quick look first: rows that any band covers, between the side's ends (where another may lie)
+    found = _boundary(lab)
+    if found is None:
+        return None
+    line, stepped = found
+    rows = np.arange(height)[:, None]
+    before = (rows < line - REACH) & stepped
+    colour = _surface(lab[before], plain[before])
+    beyond = (rows > line + REACH) & (rows < height - edge) & stepped  # to the far side, less any band's nearest rows
+    if colour is None or not (beyond & plain).any():
+        return None
+    if ((np.linalg.norm(lab - colour, axis=2) < ALIKE) & plain)[beyond].mean() >= CONTINUES_SHARE:
+        return None  # the surface goes on beyond the tiles: it is the table, the boundary a row of tiles
+    wedge = (rows > line + REACH) & (rows <= line.max() + REACH + round(NEXT * height))  # just beyond, to its far end
+    table = np.median(lab[beyond & plain], axis=0)
+    near = (np.linalg.norm(lab - table, axis=2) < ALIKE) & plain
+    return Band(quarters, (float(line[0]) / height, float(line[-1]) / height),
+                tuple(int(v) for v in np.median(rgb[beyond & plain], axis=0)), bool(near[wedge].mean() >= BARE))
+
+
+def _surface(colours: np.ndarray, plain: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of pixels that are one plain surface (BAND_SHARE of them plain and of that
+    colour at least), or None."""
+    if not len(colours):
+        return None
+    colour = np.median(colours, axis=0)
+    return colour if ((np.linalg.norm(colours - colour, axis=1) < ALIKE) & plain).mean() >= BAND_SHARE else None
+
+
+def _boundary(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per column, the depth of a straight boundary near the top of a Lab look, and which columns show
+    it (or None): in each of SLICES slices across, the first step in its rows' median colour at least
+    STEP big (where it is biggest), SLICES_STEPPED of them on one line (the others may hold another band)."""
+    height, width = lab.shape[:2]
+    low, high = max(REACH, round(BAND[0] * height)), round(BAND[1] * height)
+    if high <= low:
+        return None
+    points, stepped = [], np.zeros(width, bool)
+    across = width // SLICES
+    slices = lab[:high + REACH, :across * SLICES].reshape(high + REACH, SLICES, across, 3)
+    for number, profile in enumerate(np.median(slices, axis=2).transpose(1, 0, 2)):
+        steps = np.linalg.norm(profile[low + REACH:high + REACH] - profile[low - REACH:high - REACH], axis=1)
+        over = steps >= STEP
+        if over.any():
+            first = int(np.argmax(over))
+            step = steps[first:first + int(np.argmin(np.append(over[first:], False)))]  # the first step, all of it
+            biggest = float(np.mean(np.flatnonzero(step >= step.max() - 1)))  # the middle of its top
+            points.append(((number + 0.5) * across, low + first + biggest))
+            stepped[number * across:(number + 1) * across] = True
+    if len(points) < SLICES_STEPPED:
+        return None
+    centres, depth = np.array(points, np.float32).T
+    slope, start = np.polyfit(centres, depth, 1)
+    if np.abs(depth - (slope * centres + start)).max() > FIT:
+        return None
+    return slope * np.arange(width) + start, stepped
+
+
+def on_table(photo: Photo) -> tuple[Photo, tuple[float, float] | None]:
+    """The photo without its bands of other surfaces (`bands`), and where its top-left corner lies in
+    the photo (original pixels); the photo itself and None where there are none. Each band is painted
+    the table's colour up to its boundary, and cut off up to the boundary's nearer end, or where it is
+    `bare`, a little beyond its far end."""
+    found = bands(photo.pixels)
+    if not found:
+        return photo, None
+    pixels = photo.pixels.copy()
+    cut = [0, 0, 0, 0]  # rows cut off at the top, columns at the right, rows at the bottom, columns at the left
+    for band in found:
+        turned = np.rot90(pixels, band.quarters)  # a view: painting it paints the photo
+        height, width = turned.shape[:2]
+        depth = np.interp(np.arange(width), (0, width - 1), np.float32(band.depths) * height)
+        turned[np.arange(height)[:, None] < depth] = band.table
+        beyond = max(band.depths) * height + REACH * max(height, width) / LOOK_SIDE  # past the boundary's blur
+        cut[band.quarters] = int(beyond if band.bare else min(band.depths) * height)
+    top, right, bottom, left = cut
+    kept = pixels[top:photo.height - bottom, left:photo.width - right]
+    zoom = photo.zoom
+    original = None if photo.original is None else (round(kept.shape[1] * zoom), round(kept.shape[0] * zoom))
+    return Photo(np.ascontiguousarray(kept), photo.name, original), (left * zoom, top * zoom)
