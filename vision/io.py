@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import cv2
@@ -83,6 +83,11 @@ class Photo:
     @property
     def height(self) -> int:
         return int(self.pixels.shape[0])
+
+    @cached_property
+    def work(self) -> tuple[np.ndarray, float]:
+        """`reduced()` to WORK_SIDE, made once: tiles and other surfaces are looked for on it."""
+        return self.reduced()
 
     def reduced(self, long_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
         """The photo shrunk by a whole factor to at most ``long_side`` pixels, and the scale (reduced / full).

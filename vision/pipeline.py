@@ -164,7 +164,7 @@ def way_up_reader() -> WayUpReader:
 def preprocess(image: Source) -> Candidates:
     """Load the photo, find runs of tiles at reduced size, rectify each candidate face at full size."""
     photo = load(image)
-    small, scale = photo.reduced()
+    small, scale = photo.work
     grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     runs = find_runs(small)
     caps = [end_caps(run) for run in runs]

@@ -16,8 +16,7 @@ import numpy as np
 
 from vision.io import Photo
 
-LOOK_SIDE = 160  # pixels: the long side of the small copy looked at
-STRIDE_SIDES = 8  # ... shrunk from a sample of the photo's pixels this many times as many a side
+LOOK_SIDE = 160  # pixels: the long side of the small copy looked at, at most
 BAND = (0.05, 0.45)  # a band is this share of the photo deep, from its side, at least and at most
 REACH = 2  # look pixels: a colour step is measured this far either side of a row (the boundary's blur)
 STEP = 20.0  # Lab units: a boundary is a step in the median colour of a slice's rows this big at least
@@ -32,6 +31,7 @@ CONTINUES_SHARE = 0.1  # beyond the boundary, the surface goes on (it is the tab
 NEXT = 0.03  # just beyond the boundary, to this share of the photo deeper than its far end, the table is
 BARE = 0.9  # ... bare where this share is plain and of its colour (the median beyond): the photo is cut off up to
 # the boundary's far end
+PAINT_ALIKE = 25  # RGB levels: a pixel just beyond the boundary this close to the band's colour is painted with it
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class Band:
 
     quarters: int
     depths: tuple[float, float]
+    colour: tuple[int, int, int]  # the band's RGB colour
     table: tuple[int, int, int]
     bare: bool  # no tile lies beyond the boundary's nearer end, to its far end
 
@@ -50,11 +51,9 @@ class Band:
 def bands(image: np.ndarray) -> tuple[Band, ...]:
     """The bands of other surfaces along the sides of an RGB photo (none, mostly)."""
     height, width = image.shape[:2]
-    scale = LOOK_SIDE / max(height, width)
-    size = max(1, round(width * scale)), max(1, round(height * scale))
-    if scale * STRIDE_SIDES < 1:  # a quick first shrink to some pixels of every few
-        image = cv2.resize(image, (size[0] * STRIDE_SIDES, size[1] * STRIDE_SIDES), interpolation=cv2.INTER_NEAREST)
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    factor = -(-max(height, width) // LOOK_SIDE)  # a whole factor: OpenCV's area averaging on its fast path
+    small = cv2.resize(image[:height // factor * factor, :width // factor * factor],
+                       (max(1, width // factor), max(1, height // factor)), interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     lab[..., 0] *= 100 / 255
     lab[..., 1:] -= 128
@@ -86,8 +85,13 @@ def _band(rgb: np.ndarray, lab: np.ndarray, plain: np.ndarray, quarters: int) ->
     wedge = (rows > line + REACH) & (rows <= line.max() + REACH + round(NEXT * height))  # just beyond, to its far end
     table = np.median(lab[beyond & plain], axis=0)
     near = (np.linalg.norm(lab - table, axis=2) < ALIKE) & plain
-    return Band(quarters, (float(line[0]) / height, float(line[-1]) / height),
-                tuple(int(v) for v in np.median(rgb[beyond & plain], axis=0)), bool(near[wedge].mean() >= BARE))
+    return Band(quarters, (float(line[0]) / height, float(line[-1]) / height), _rgb(rgb[before]),
+                _rgb(rgb[beyond & plain]), bool(near[wedge].mean() >= BARE))
+
+
+def _rgb(pixels: np.ndarray) -> tuple[int, int, int]:
+    """The median colour of some RGB pixels."""
+    return tuple(int(v) for v in np.median(pixels, axis=0))
 
 
 def _surface(colours: np.ndarray, plain: np.ndarray) -> np.ndarray | None:
@@ -131,9 +135,9 @@ def _boundary(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 def on_table(photo: Photo) -> tuple[Photo, tuple[float, float] | None]:
     """The photo without its bands of other surfaces (`bands`), and where its top-left corner lies in
     the photo (original pixels); the photo itself and None where there are none. Each band is painted
-    the table's colour up to its boundary, and cut off up to the boundary's nearer end, or where it is
-    `bare`, a little beyond its far end."""
-    found = bands(photo.pixels)
+    the table's colour up to its boundary and, in the boundary's blur beyond, where it passes for the
+    band; and cut off up to the boundary's nearer end, or where it is `bare`, past its far end."""
+    found = bands(photo.work[0])
     if not found:
         return photo, None
     pixels = photo.pixels.copy()
@@ -142,9 +146,11 @@ def on_table(photo: Photo) -> tuple[Photo, tuple[float, float] | None]:
         turned = np.rot90(pixels, band.quarters)  # a view: painting it paints the photo
         height, width = turned.shape[:2]
         depth = np.interp(np.arange(width), (0, width - 1), np.float32(band.depths) * height)
-        turned[np.arange(height)[:, None] < depth] = band.table
-        beyond = max(band.depths) * height + REACH * max(height, width) / LOOK_SIDE  # past the boundary's blur
-        cut[band.quarters] = int(beyond if band.bare else min(band.depths) * height)
+        blur = REACH * max(height, width) / LOOK_SIDE  # the boundary's blur (look pixels as photo pixels)
+        rows = np.arange(height)[:, None]
+        alike = np.abs(turned.astype(np.int16) - band.colour).max(axis=2) <= PAINT_ALIKE
+        turned[(rows < depth) | ((rows < depth + 2 * blur) & alike)] = band.table  # and what passes for the band
+        cut[band.quarters] = int(max(band.depths) * height + blur if band.bare else min(band.depths) * height)
     top, right, bottom, left = cut
     kept = pixels[top:photo.height - bottom, left:photo.width - right]
     zoom = photo.zoom
