@@ -377,16 +377,19 @@ def light_samples(workdir: Path) -> dict[str, list[Sample]]:
 
 
 def surround_samples(workdir: Path) -> dict[str, list[Sample]]:
-    """Per SURROUNDS part, the tuned photos laid on felt with a band of another surface along one
-    edge (JPEG files in `workdir`): a development check of photos that show more than the table."""
+    """Per SURROUNDS part, the tuned photos laid on felt with bands of another surface along one edge
+    or all round (JPEG files in `workdir`): a development check of photos that show more than the table."""
     rng = np.random.default_rng(4)
     parts: dict[str, list[Sample]] = {part: [] for part in SURROUNDS}
     for index, sample in enumerate(photo_samples(workdir)):
         with Image.open(sample.path) as image:
             table = on_felt(np.asarray(image.convert("RGB")), rng)
-        for part, (colour, side, depth, tilt) in SURROUNDS.items():
+        for part, surround in SURROUNDS.items():
+            photo = table
+            for colour, side, depth, tilt in surround:
+                photo = with_band(photo, colour, side, depth, tilt, seed=index)
             path = workdir / f"surround-{index}-{part.replace(' ', '-')}.jpg"
-            Image.fromarray(with_band(table, colour, side, depth, tilt, seed=index)).save(path, quality=92)
+            Image.fromarray(photo).save(path, quality=92)
             parts[part].append(replace(sample, path=path))
     return parts
 

@@ -1,18 +1,20 @@
 """A photo that shows more than the table, for the recognition benchmark's `--surround` check: a
 band of another surface along one edge (the floor below the table, the table's rim, a wall), its
-boundary a little tilted."""
+boundary a little tilted, or along every edge (a mat on a wooden table)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 SIDES = ("top", "right", "bottom", "left")  # in the order np.rot90 brings each to the top
-SURROUNDS = {  # --surround parts: the surface's RGB colour, the side it runs along, its depth at the middle
-    # (a share of the photo's depth that side), the boundary's tilt in degrees
-    "grey floor below": ((200, 200, 204), "bottom", 0.2, 3.0),
-    "dark rim above": ((62, 42, 32), "top", 0.15, -4.0),
-    "white wall aside": ((236, 233, 226), "left", 0.18, 2.0),
-    "beige cloth above": ((214, 200, 172), "top", 0.22, 0.0),
+WOOD = (150, 110, 70)
+SURROUNDS = {  # --surround parts: bands of a surface along edges, each (its RGB colour, the side it runs along,
+    # its depth at the middle as a share of the photo's depth that side, its boundary's tilt in degrees)
+    "grey floor below": (((200, 200, 204), "bottom", 0.2, 3.0),),
+    "dark rim above": (((62, 42, 32), "top", 0.15, -4.0),),
+    "white wall aside": (((236, 233, 226), "left", 0.18, 2.0),),
+    "beige cloth above": (((214, 200, 172), "top", 0.22, 0.0),),
+    "mat on a table": tuple((WOOD, side, 0.12, tilt) for side, tilt in zip(SIDES, (2.0, -1.0, 0.0, 1.0))),
 }
 
 

@@ -39,6 +39,13 @@ def test_a_band_of_another_surface_along_a_side_is_found_with_its_boundary(side)
     assert np.abs(np.array(band.table) - TABLE).max() < 8 and band.bare
 
 
+def test_a_mat_on_another_surface_all_round_has_a_band_along_every_side():
+    photo = _table(600, 800)
+    for side, tilt in zip(SIDES, (2.0, -1.0, 0.0, 1.0)):
+        photo = with_band(photo, FLOOR, side, 0.15, tilt)
+    assert sorted(band.quarters for band in bands(photo)) == [0, 1, 2, 3]
+
+
 @pytest.mark.parametrize("name", ["row_green.jpg", "row_wood.jpg", "row_white.jpg", "row_gingham.jpg",
                                   "row_beige_glare.jpg", "row_close_groups.jpg", "row_kong.jpg"])
 def test_a_photo_of_one_table_or_filled_with_tiles_has_no_band(name):

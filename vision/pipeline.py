@@ -57,8 +57,9 @@ TURN_AREA = 0.5
 # 1,154 -> 658 -> 599, sideways 587 either way -> 580 (958 listed their tiles' way up); light cloths 157 -> 163 -> 159
 CUT_TRUST = 0.25  # a photo showing bands of another surface (`vision.surface`) is read without them and as it is:
 # the first reading is kept unless the second is this much likelier (a mean log confidence: it may miss tiles; a
-# complete hand's TURN_COMPLETE). Tuned photos on felt with such a band (`benchmarks.recognition --surround`), exactly
-# right in the four parts: 69/100/69/69% as they are, 92/100/85/85% read without the band when likelier, 100/100/92/92%
+# complete hand's TURN_COMPLETE). Tuned photos on felt with such bands (`benchmarks.recognition --surround`), exactly
+# right in its five parts: 69/100/69/69/0% read as they are; 100/100/92/92/100% (with session 44's first
+# `vision.surface`, the cut reading kept whenever likelier: 92/100/85/85% in the first four)
 
 
 @dataclass(frozen=True)

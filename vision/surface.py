@@ -4,7 +4,8 @@ The rest of the pipeline takes the photo's outer ring for the table the tiles st
 whether it is light or patterned). Where a plain band of another surface runs along an edge, its
 straight boundary (a little tilted, at most) crossing the side, the photo is also read without it
 (`on_table`): painted the table's colour up to the boundary and cut off. A boundary made by a row of
-tiles on the table is not a band's: the table's colour goes on beyond the row.
+tiles on the table is not a band's: the table's colour goes on beyond the row. Bands along several
+sides (a mat on a wooden table, all round) are each found as if the others were not there.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ PLAIN = 12.0  # ... and plain where its lightness gradient is below this (Sobel 
 BAND_SHARE = 0.9  # the band is this share plain and of its colour at least (no tile lies in it)
 CONTINUES_SHARE = 0.1  # beyond the boundary, the surface goes on (it is the table, and the boundary the edge of a
 # row of tiles) where this share is of its colour
+TABLE_SHARE = 0.5  # ... and where bands lie along other sides too, the table is (plain and of its colour) this share
+# at least of what lies between them
 NEXT = 0.03  # just beyond the boundary, to this share of the photo deeper than its far end, the table is
 BARE = 0.9  # ... bare where this share is plain and of its colour (the median beyond): the photo is cut off up to
 # the boundary's far end
@@ -48,8 +51,20 @@ class Band:
     bare: bool  # no tile lies beyond the boundary's nearer end, to its far end
 
 
+@dataclass(frozen=True)
+class _Side:
+    """A side's possible band: its boundary's depth per column and which columns show it, and the mask
+    (of the photo, not turned) of the plain surface of one colour before it."""
+
+    quarters: int
+    line: np.ndarray
+    stepped: np.ndarray
+    before: np.ndarray
+
+
 def bands(image: np.ndarray) -> tuple[Band, ...]:
-    """The bands of other surfaces along the sides of an RGB photo (none, mostly)."""
+    """The bands of other surfaces along the sides of an RGB photo (none, mostly). Beyond a side's
+    boundary, the bands found along other sides (a mat's surround, all round) are not looked at."""
     height, width = image.shape[:2]
     factor = -(-max(height, width) // LOOK_SIDE)  # a whole factor: OpenCV's area averaging on its fast path
     small = cv2.resize(image[:height // factor * factor, :width // factor * factor],
@@ -59,13 +74,19 @@ def bands(image: np.ndarray) -> tuple[Band, ...]:
     lab[..., 1:] -= 128
     lightness = cv2.GaussianBlur(lab[..., 0], (3, 3), 0)
     plain = cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1)) / 8 < PLAIN
-    found = (_band(np.rot90(small, k), np.rot90(lab, k), np.rot90(plain, k), k) for k in range(4))
+    sides = [side for k in range(4) if (side := _side(np.rot90(lab, k), np.rot90(plain, k), k)) is not None]
+    found = []
+    for side in sides:
+        elsewhere = np.zeros(plain.shape, bool)
+        for other in sides:
+            elsewhere |= other.before if other is not side else False
+        found.append(_band(small, lab, plain, side, elsewhere))
     return tuple(band for band in found if band is not None)
 
 
-def _band(rgb: np.ndarray, lab: np.ndarray, plain: np.ndarray, quarters: int) -> Band | None:
-    """The band along the top of a (turned) look at the photo, if there is one: a step in colour on
-    one straight line across, a plain surface of one colour before it, another (the table) beyond."""
+def _side(lab: np.ndarray, plain: np.ndarray, quarters: int) -> _Side | None:
+    """Along the top of a (turned) look at the photo, a step in colour on one straight line across,
+    and a plain surface of one colour before it, if there are."""
     height, width = lab.shape[:2]
     edge, middle = max(1, round(BAND[0] * height) - REACH), slice(width // 5, width - width // 5)
     if _surface(lab[:edge, middle].reshape(-1, 3), plain[:edge, middle].reshape(-1)) is None:
@@ -74,18 +95,32 @@ def _band(rgb: np.ndarray, lab: np.ndarray, plain: np.ndarray, quarters: int) ->
     if found is None:
         return None
     line, stepped = found
-    rows = np.arange(height)[:, None]
-    before = (rows < line - REACH) & stepped
-    colour = _surface(lab[before], plain[before])
-    beyond = (rows > line + REACH) & (rows < height - edge) & stepped  # to the far side, less any band's nearest rows
-    if colour is None or not (beyond & plain).any():
+    before = (np.arange(height)[:, None] < line - REACH) & stepped
+    if _surface(lab[before], plain[before]) is None:
         return None
+    return _Side(quarters, line, stepped, np.rot90(before, -quarters))
+
+
+def _band(rgb: np.ndarray, lab: np.ndarray, plain: np.ndarray, side: _Side, elsewhere: np.ndarray) -> Band | None:
+    """The side's band, unless its surface goes on beyond the boundary (but for bands `elsewhere`):
+    then it is the table, and the boundary the edge of a row of tiles."""
+    rgb, lab, plain = (np.rot90(array, side.quarters) for array in (rgb, lab, plain))
+    before, elsewhere = np.rot90(side.before, side.quarters), np.rot90(elsewhere, side.quarters)
+    height, line = lab.shape[0], side.line
+    rows = np.arange(height)[:, None]
+    edge = max(1, round(BAND[0] * height) - REACH)
+    beyond = (rows > line + REACH) & (rows < height - edge) & side.stepped & ~elsewhere  # less any band's nearest rows
+    if not (beyond & plain).any():
+        return None
+    colour = np.median(lab[before], axis=0)
     if ((np.linalg.norm(lab - colour, axis=2) < ALIKE) & plain)[beyond].mean() >= CONTINUES_SHARE:
-        return None  # the surface goes on beyond the tiles: it is the table, the boundary a row of tiles
+        return None
     wedge = (rows > line + REACH) & (rows <= line.max() + REACH + round(NEXT * height))  # just beyond, to its far end
     table = np.median(lab[beyond & plain], axis=0)
     near = (np.linalg.norm(lab - table, axis=2) < ALIKE) & plain
-    return Band(quarters, (float(line[0]) / height, float(line[-1]) / height), _rgb(rgb[before]),
+    if elsewhere.any() and near[beyond].mean() < TABLE_SHARE:
+        return None  # between bands (the table above and below a row of tiles across the photo), no table
+    return Band(side.quarters, (float(line[0]) / height, float(line[-1]) / height), _rgb(rgb[before]),
                 _rgb(rgb[beyond & plain]), bool(near[wedge].mean() >= BARE))
 
 
