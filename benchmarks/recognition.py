@@ -35,7 +35,7 @@ import tempfile
 import time
 from dataclasses import astuple, dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -337,14 +337,19 @@ def viewed(pixels: np.ndarray, narrowing: float, turn: float) -> np.ndarray:
     return cv2.warpPerspective(pixels, turned @ tilt, (width, height), borderMode=cv2.BORDER_CONSTANT, borderValue=FELT)
 
 
+def tuned_on_felt(workdir: Path, seed: int) -> Iterator[tuple[int, Sample, np.ndarray]]:
+    """Each tuned photo, numbered, laid on felt (`on_felt`, its grain drawn from `seed`)."""
+    rng = np.random.default_rng(seed)
+    for index, sample in enumerate(photo_samples(workdir)):
+        with Image.open(sample.path) as image:
+            yield index, sample, on_felt(np.asarray(image.convert("RGB")), rng)
+
+
 def camera_samples(workdir: Path) -> dict[str, list[Sample]]:
     """Per CAMERA_VIEWS part, the tuned photos laid on felt and seen in each of its views (JPEG files
     in `workdir`): a development check of the camera's freedom, on photos seen while tuning."""
-    rng = np.random.default_rng(3)
     parts: dict[str, list[Sample]] = {part: [] for part in CAMERA_VIEWS}
-    for index, sample in enumerate(photo_samples(workdir)):
-        with Image.open(sample.path) as image:
-            table = on_felt(np.asarray(image.convert("RGB")), rng)
+    for index, sample, table in tuned_on_felt(workdir, 3):
         for part, views in CAMERA_VIEWS.items():
             for narrowing, turn in views:
                 path = workdir / f"{part}-{index}-{narrowing}-{turn}.jpg"
@@ -379,11 +384,8 @@ def light_samples(workdir: Path) -> dict[str, list[Sample]]:
 def surround_samples(workdir: Path) -> dict[str, list[Sample]]:
     """Per SURROUNDS part, the tuned photos laid on felt with bands of another surface along one edge
     or all round (JPEG files in `workdir`): a development check of photos that show more than the table."""
-    rng = np.random.default_rng(4)
     parts: dict[str, list[Sample]] = {part: [] for part in SURROUNDS}
-    for index, sample in enumerate(photo_samples(workdir)):
-        with Image.open(sample.path) as image:
-            table = on_felt(np.asarray(image.convert("RGB")), rng)
+    for index, sample, table in tuned_on_felt(workdir, 4):
         for part, surround in SURROUNDS.items():
             photo = table
             for colour, side, depth, tilt in surround:
