@@ -70,12 +70,17 @@ def test_the_photo_is_read_without_its_bands_and_the_offset_says_where_it_lies()
     assert on_table(plain) == (plain, None)  # a photo with no band is read as it is
 
 
-def test_a_hand_photographed_with_the_floor_below_reads_as_without_it():
-    from vision import recognize
+def test_a_hand_photographed_with_the_floor_below_reads_as_without_it(monkeypatch):
+    from vision import pipeline, recognize
 
     hand = _padded(DATA / "row_wood.jpg")
     alone = recognize(hand)
+    reads = []
+    read = pipeline._read_upright
+    monkeypatch.setattr(pipeline, "_read_upright", lambda photo: reads.append(photo) or read(photo))
     with_floor = recognize(with_band(hand, FLOOR, "bottom", 0.22, 3.0))
+    assert len(reads) == 1 and reads[0].height < 0.8 * 650  # the photo without the floor: a sure, whole hand
+    # (no reading of the whole photo could be CUT_TRUST likelier), so it is read once
     assert [tile.tile for tile in with_floor.tiles] == [tile.tile for tile in alone.tiles]
     assert with_floor.hand == alone.hand == "23456799m 345p [555p]"
     assert np.abs(np.array([t.box for t in with_floor.tiles]) - np.array([t.box for t in alone.tiles])).max() < 3

@@ -440,14 +440,16 @@ def recognize(image: Source) -> Recognition:
 
     A photo that shows bands of another surface along its edges (the floor, a table's rim: `on_table`)
     is read without them, and as it is; the first reading is kept unless the second is CUT_TRUST
-    likelier (`_likelihood`). Each is read as `_read_upright` says: turned where it looks unsure.
+    likelier (`_likelihood`, at most TURN_COMPLETE: every tile sure, a complete hand; a first reading
+    within CUT_TRUST of that is kept unread against). Each is read as `_read_upright` says: turned where
+    it looks unsure.
     """
     started = perf_counter()
     photo = load(image)
     table, offset = on_table(photo)
     loaded = 1000 * (perf_counter() - started)
     tiles, timings = _read_upright(table)
-    if offset is not None:
+    if offset is not None and _likelihood(tiles) + CUT_TRUST < TURN_COMPLETE:  # else no reading could be likelier
         whole, more = _read_upright(photo)
         timings += more
         if _likelihood(whole) > _likelihood(tiles) + CUT_TRUST:
