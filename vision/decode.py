@@ -448,7 +448,7 @@ def _first_hand(build: Callable[[Sequence[str], tuple[tuple[int, ...], ...]], Ha
 
 
 def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable],
-                     touching: dict[Hashable, tuple[tuple[int, ...], ...]], turned: bool = False) -> bool:
+                     touching: dict[Hashable, tuple[tuple[int, ...], ...]], turned: bool) -> bool:
     """Whether the concealed tiles stand apart from what was claimed (not a hand shown set by set): a
     run of more than four tiles but sets `touching`; of runs given as (row, group), playing tiles
     neither three nor four alone in a row of their own (a pair kept apart from the rows of sets); or,

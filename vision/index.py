@@ -22,6 +22,7 @@ import numpy as np
 from vision.classify import INDEX_PATH, SUITS, ModelError, check_crop, model_file, onnx_session, softmax, trimmed
 
 DIGITS = ("none",) + tuple(str(n) for n in range(1, 10))
+RECIPE = "models.train_index"  # the module that retrains the reader and writes its sidecar
 SURE = 0.6  # an index read at least this confidently moves the class probabilities (its weight: that confidence;
 # 0.9 until session 33: at 0.7 the development seeds read 27 tiles more right of 14,338, the photo checks the same;
 # 0.7 until session 43: at 0.6 8 more (577 -> 569 errors; 0.5: 586), the photo checks the same after decoding)
@@ -49,7 +50,7 @@ class BandSpec:
             return cls(float(data["band_share"]), tuple(data["input_size"]))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise ModelError(f"cannot read index-reader sidecar {str(sidecar)!r}: {error}; "
-                             "retrain with `python -m models.train_index`") from error
+                             f"retrain with `python -m {RECIPE}`") from error
 
 
 def band_batch(crops: Sequence[np.ndarray], spec: BandSpec) -> np.ndarray:
@@ -88,7 +89,7 @@ class IndexReader:
     @classmethod
     def load(cls, path: str | Path | None = None) -> "IndexReader":
         """Load the reader and its sidecar JSON (default: the committed one)."""
-        model = model_file(path, INDEX_PATH, "index reader", "models.train_index")
+        model = model_file(path, INDEX_PATH, "index reader", RECIPE)
         return cls(onnx_session(model), BandSpec.read(model.with_suffix(".json")))
 
     def digits(self, crops: Sequence[np.ndarray]) -> np.ndarray:
