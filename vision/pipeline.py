@@ -449,10 +449,11 @@ def recognize(image: Source) -> Recognition:
     table, offset = on_table(photo)
     loaded = 1000 * (perf_counter() - started)
     tiles, timings = _read_upright(table)
-    if offset is not None and _likelihood(tiles) + CUT_TRUST < TURN_COMPLETE:  # else no reading could be likelier
+    bar = _likelihood(tiles) + CUT_TRUST if offset is not None else np.inf
+    if bar < TURN_COMPLETE:  # else no reading of the whole photo could be likelier
         whole, more = _read_upright(photo)
         timings += more
-        if _likelihood(whole) > _likelihood(tiles) + CUT_TRUST:
+        if _likelihood(whole) > bar:
             tiles = whole
         else:
             tiles = tuple(replace(tile, box=tuple((x + offset[0], y + offset[1]) for x, y in tile.box)) for tile in tiles)

@@ -77,18 +77,21 @@ def bands(image: np.ndarray) -> tuple[Band, ...]:
     sides = [side for k in range(4) if (side := _side(np.rot90(lab, k), np.rot90(plain, k), k)) is not None]
     found = []
     for side in sides:
-        elsewhere = np.zeros(plain.shape, bool)
-        for other in sides:
-            elsewhere |= other.before if other is not side else False
-        found.append(_band(small, lab, plain, side, elsewhere))
+        others = [other.before for other in sides if other is not side]
+        found.append(_band(small, lab, plain, side, np.logical_or.reduce(others) if others else np.zeros_like(plain)))
     return tuple(band for band in found if band is not None)
+
+
+def _edge(height: int) -> int:
+    """The rows nearest a side that any band along it covers (its boundary's blur left out)."""
+    return max(1, round(BAND[0] * height) - REACH)
 
 
 def _side(lab: np.ndarray, plain: np.ndarray, quarters: int) -> _Side | None:
     """Along the top of a (turned) look at the photo, a step in colour on one straight line across,
     and a plain surface of one colour before it, if there are."""
     height, width = lab.shape[:2]
-    edge, middle = max(1, round(BAND[0] * height) - REACH), slice(width // 5, width - width // 5)
+    edge, middle = _edge(height), slice(width // 5, width - width // 5)
     if _surface(lab[:edge, middle].reshape(-1, 3), plain[:edge, middle].reshape(-1)) is None:
         return None  # a quick look first: rows that any band covers, between the side's ends (where another may lie)
     found = _boundary(lab)
@@ -108,8 +111,7 @@ def _band(rgb: np.ndarray, lab: np.ndarray, plain: np.ndarray, side: _Side, else
     before, elsewhere = np.rot90(side.before, side.quarters), np.rot90(elsewhere, side.quarters)
     height, line = lab.shape[0], side.line
     rows = np.arange(height)[:, None]
-    edge = max(1, round(BAND[0] * height) - REACH)
-    beyond = (rows > line + REACH) & (rows < height - edge) & side.stepped & ~elsewhere  # less any band's nearest rows
+    beyond = (rows > line + REACH) & (rows < height - _edge(height)) & side.stepped & ~elsewhere  # less a band's edge
     if not (beyond & plain).any():
         return None
     colour = np.median(lab[before], axis=0)
@@ -182,9 +184,10 @@ def on_table(photo: Photo) -> tuple[Photo, tuple[float, float] | None]:
         height, width = turned.shape[:2]
         depth = np.interp(np.arange(width), (0, width - 1), np.float32(band.depths) * height)
         blur = REACH * max(height, width) / LOOK_SIDE  # the boundary's blur (look pixels as photo pixels)
-        rows = np.arange(height)[:, None]
-        alike = np.abs(turned.astype(np.int16) - band.colour).max(axis=2) <= PAINT_ALIKE
-        turned[(rows < depth) | ((rows < depth + 2 * blur) & alike)] = band.table  # and what passes for the band
+        strip = turned[:min(height, int(depth.max() + 2 * blur) + 1)]  # the rows painted (a view)
+        rows = np.arange(len(strip))[:, None]
+        alike = np.abs(strip.astype(np.int16) - band.colour).max(axis=2) <= PAINT_ALIKE
+        strip[(rows < depth) | ((rows < depth + 2 * blur) & alike)] = band.table  # and what passes for the band
         cut[band.quarters] = int(max(band.depths) * height + blur if band.bare else min(band.depths) * height)
     top, right, bottom, left = cut
     kept = pixels[top:photo.height - bottom, left:photo.width - right]
