@@ -643,6 +643,25 @@ def test_decoding_respects_copies_and_single_bonus_tiles():
     assert not is_valid(("5m",) * 5) and is_valid(("5m",) * 4)
 
 
+def test_the_search_tries_every_reading_once_likeliest_first(monkeypatch):
+    """Three open tiles of 3, 2 and 4 alternatives: with no reading valid, all 24 are tried, each once,
+    in order of joint probability (the search queues each reading from one other only since session 45)."""
+    from math import prod
+
+    from vision import decode as decoding
+
+    monkeypatch.setattr(decoding, "MAX_CHECKS", 100)
+    tiles = [[("1m", 0.6), ("2m", 0.3), ("3m", 0.1)], [("5p", 0.7), ("6p", 0.3)],
+             [("7s", 0.4), ("8s", 0.3), ("9s", 0.2), ("1s", 0.1)]]
+    tried = []
+    assert decoding._search(("1m", "5p", "7s"), decoding._singles(range(3), tiles),
+                            lambda codes: tried.append(codes) and False) is None
+    odds = {code: p for tile in tiles for code, p in tile}
+    assert len(tried) == len(set(tried)) == 24
+    assert [prod(odds[code] for code in codes) for codes in tried] == sorted(
+        (prod(odds[code] for code in codes) for codes in tried), reverse=True)
+
+
 def test_confident_tiles_are_never_changed():
     codes = _codes("123m444p567s111z98p")  # not a winning hand, everything sure
     reading = decode([_options((code, 0.99)) for code in codes])

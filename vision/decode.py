@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from heapq import heappop, heappush
 from itertools import combinations, permutations
 from math import log, prod
@@ -52,6 +52,7 @@ BONUS_APART = 10.0  # a tile set aside (a run of one or two beside a row of more
 # a bonus tile: flowers and seasons are laid aside as they are drawn
 HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
 NOT_FACES = frozenset({"back", "none"})
+_PLAYING = {str(tile): tile for tile in PLAYING_TILES}  # a playing tile's code: the tile (a search's hot path)
 KONG_BACKS = frozenset({(True, False, False, True), (False, True, True, False), (True,) * 4})  # a concealed kong's
 # face-down tiles, as hands show one
 
@@ -249,9 +250,11 @@ class _Choice:
     readings: tuple[tuple[tuple[str, ...], float], ...]
     as_read: float
 
-    def cost(self, pick: int) -> float:
-        """How much less probable (log) the picked reading is than `as_read`."""
-        return log(max(self.as_read, 1e-9)) - log(max(self.readings[pick][1], 1e-9))
+    @cached_property
+    def costs(self) -> tuple[float, ...]:
+        """How much less probable (log) each reading is than `as_read` (computed once: a search weighs
+        each choice's readings many times)."""
+        return tuple(log(max(self.as_read, 1e-9)) - log(max(p, 1e-9)) for _, p in self.readings)
 
 
 def _singles(positions: Sequence[int], options: Sequence[Alternatives]) -> list[_Choice]:
@@ -305,33 +308,33 @@ def _sets(size: int) -> tuple[tuple[str, ...], ...]:
 def _search(best: tuple[str, ...], choices: list[_Choice], valid: Callable[[tuple[str, ...]], bool],
             limit: float = float("inf")) -> tuple[float, tuple[str, ...]] | None:
     """Readings of the choices in order of joint probability (at most e**limit times less probable
-    than their codes as first read); the first `valid` one, with how much less probable it is (log)."""
+    than their codes as first read); the first `valid` one, with how much less probable it is (log).
+    Each reading is queued once: it follows the reading with its last changed choice one pick back
+    (picks are raised choice by choice, never at a choice before the one last raised)."""
     if any(not choice.readings for choice in choices):
         return None
-    start = (0,) * len(choices)
-    heap, seen = [(sum(choice.cost(0) for choice in choices), start)], {start}
+    costs = [choice.costs for choice in choices]
+    heap = [(sum(cost[0] for cost in costs), (0,) * len(choices), 0)]
     for _ in range(MAX_CHECKS):
         if not heap or heap[0][0] > limit:
             return None
-        cost, picks = heappop(heap)
+        cost, picks, raised = heappop(heap)
         codes = list(best)
         for choice, pick in zip(choices, picks):
             for position, code in zip(choice.positions, choice.readings[pick][0]):
                 codes[position] = code
         if valid(tuple(codes)):
             return cost, tuple(codes)
-        for k, pick in enumerate(picks):
-            if pick + 1 < len(choices[k].readings):
-                after = picks[:k] + (pick + 1,) + picks[k + 1:]
-                if after not in seen:
-                    seen.add(after)
-                    heappush(heap, (cost + choices[k].cost(pick + 1) - choices[k].cost(pick), after))
+        for k in range(raised, len(picks)):
+            pick = picks[k]
+            if pick + 1 < len(costs[k]):
+                heappush(heap, (cost + costs[k][pick + 1] - costs[k][pick], picks[:k] + (pick + 1,) + picks[k + 1:], k))
     return None
 
 
 def _playing(codes: tuple[str, ...]) -> tuple[Tile, ...]:
-    """The playing tiles among the codes (no bonus tiles, backs or `none`)."""
-    return tuple(tile for tile in map(Tile.parse, (c for c in codes if c not in NOT_FACES)) if not tile.is_bonus)
+    """The playing tiles among the codes (the classifier's classes; no bonus tiles, backs or `none`)."""
+    return tuple(tile for tile in map(_PLAYING.get, codes) if tile is not None)
 
 
 def _hand_sized(playing: int) -> bool:
@@ -357,10 +360,9 @@ def _complete(codes: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=4096)
 def is_valid(codes: tuple[str, ...]) -> bool:
     """At most four of a tile, one of each bonus tile, and a winning shape when the count calls for one."""
-    if any(code == "none" for code in codes):
+    if "none" in codes:
         return False
-    counts = Counter(Tile.parse(code) for code in codes if code not in NOT_FACES)
-    if any(n > (1 if tile.is_bonus else 4) for tile, n in counts.items()):
+    if any(n > (1 if tile_kind(code) == "bonus" else 4) for code, n in Counter(codes).items() if code not in NOT_FACES):
         return False
     if "back" in codes:
         return True  # hidden faces: the shape cannot be checked
