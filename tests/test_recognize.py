@@ -662,6 +662,19 @@ def test_the_search_tries_every_reading_once_likeliest_first(monkeypatch):
         (prod(odds[code] for code in codes) for codes in tried), reverse=True)
 
 
+def test_fewer_tiles_than_a_hand_are_not_searched_for_one(monkeypatch):
+    """Nine doubtful tiles (a tile set laid out, not a hand) can show no complete hand however they are
+    read: decoding looks for one only from 14 tiles on (it searched 400 readings in vain before)."""
+    from vision import decode as decoding
+
+    checked = []
+    monkeypatch.setattr(decoding, "_shows_complete", lambda *shown: checked.append(shown) or False)
+    tiles = [_options((code, 0.5), ("9s", 0.3), ("1z", 0.2)) for code in _codes("123m456p789s")]
+    assert decode(tiles).codes == tuple(_codes("123m456p789s")) and not checked
+    decode(tiles * 2)  # 18 tiles: a hand of 14 to 18 could be among the readings
+    assert checked
+
+
 def test_confident_tiles_are_never_changed():
     codes = _codes("123m444p567s111z98p")  # not a winning hand, everything sure
     reading = decode([_options((code, 0.99)) for code in codes])

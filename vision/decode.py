@@ -90,7 +90,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
         found = _search(best, _singles(open_tiles, [(i in stray and _of_kind(alternatives[i], "playing")) or option
                                                     for i, option in zip(open_tiles, options)]),
                         lambda codes: is_valid(codes) and _are_sets(codes, melds), log(CROSS_RATIO)) or found
-    if _incomplete(best, melds):
+    if len(best) >= min(HAND_SIZES) and _incomplete(best, melds):  # fewer tiles show no hand however read
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         found = _search(best, _singles(open_tiles, [alternatives[i] for i in open_tiles]),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
