@@ -328,7 +328,8 @@ def _search(best: tuple[str, ...], choices: list[_Choice], valid: Callable[[tupl
         for k in range(raised, len(picks)):
             pick = picks[k]
             if pick + 1 < len(costs[k]):
-                heappush(heap, (cost + costs[k][pick + 1] - costs[k][pick], picks[:k] + (pick + 1,) + picks[k + 1:], k))
+                after = picks[:k] + (pick + 1,) + picks[k + 1:]
+                heappush(heap, (cost + costs[k][pick + 1] - costs[k][pick], after, k))
     return None
 
 
