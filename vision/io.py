@@ -90,17 +90,8 @@ class Photo:
         return self.reduced()
 
     def reduced(self, long_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
-        """The photo shrunk by a whole factor to at most ``long_side`` pixels, and the scale (reduced / full).
-
-        A whole factor keeps OpenCV's area averaging on its fast path (the
-        last few rows and columns beyond a multiple of it are dropped).
-        """
-        factor = -(-max(self.width, self.height) // long_side)
-        if factor == 1:
-            return self.pixels, 1.0
-        width, height = self.width // factor, self.height // factor
-        whole = self.pixels[:height * factor, :width * factor]
-        return cv2.resize(whole, (width, height), interpolation=cv2.INTER_AREA), 1.0 / factor
+        """The photo `shrunk` to at most ``long_side`` pixels, and the scale (reduced / full)."""
+        return shrunk(self.pixels, long_side)
 
     def turned(self, quarters: int) -> Photo:
         """The photo turned ``quarters`` quarters clockwise (`unturned` maps its points back)."""
@@ -117,6 +108,19 @@ class Photo:
 
     def __repr__(self) -> str:
         return f"Photo(name={self.name!r}, size={self.width}x{self.height})"
+
+
+def shrunk(pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
+    """An image shrunk by a whole factor to at most ``long_side`` pixels (itself when it is no longer),
+    and the scale (shrunk / given). A whole factor keeps OpenCV's area averaging on its fast path (the
+    last few rows and columns beyond a multiple of it are dropped)."""
+    height, width = pixels.shape[:2]
+    factor = -(-max(width, height) // long_side)
+    if factor == 1:
+        return pixels, 1.0
+    small = cv2.resize(pixels[:height // factor * factor, :width // factor * factor],
+                       (max(1, width // factor), max(1, height // factor)), interpolation=cv2.INTER_AREA)
+    return small, 1.0 / factor
 
 
 def load(source: Source) -> Photo:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.io import Photo
+from vision.io import Photo, shrunk
 
 LOOK_SIDE = 160  # pixels: the long side of the small copy looked at, at most
 BAND = (0.05, 0.45)  # a band is this share of the photo deep, from its side, at least and at most
@@ -65,10 +65,7 @@ class _Side:
 def bands(image: np.ndarray) -> tuple[Band, ...]:
     """The bands of other surfaces along the sides of an RGB photo (none, mostly). Beyond a side's
     boundary, the bands found along other sides (a mat's surround, all round) are not looked at."""
-    height, width = image.shape[:2]
-    factor = -(-max(height, width) // LOOK_SIDE)  # a whole factor: OpenCV's area averaging on its fast path
-    small = cv2.resize(image[:height // factor * factor, :width // factor * factor],
-                       (max(1, width // factor), max(1, height // factor)), interpolation=cv2.INTER_AREA)
+    small, _ = shrunk(image, LOOK_SIDE)
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB).astype(np.float32)
     lab[..., 0] *= 100 / 255
     lab[..., 1:] -= 128
