@@ -308,6 +308,22 @@ def test_a_photo_taken_sideways_without_exif_reads_as_upright(recognize, name, t
     assert np.allclose(np.array([np.mean(t.box, axis=0) for t in sideways.tiles]), np.transpose(seen), atol=3)
 
 
+@pytest.mark.parametrize("turns", [1, 2], ids=["sideways", "upside-down"])
+def test_an_unsure_photo_is_read_turned_only_until_its_rows_way_is_plain(recognize, monkeypatch, turns):
+    """Read unsurely as it is, the photo is read turned a quarter: one of the two is much likelier, so its
+    rows run that way, and only that one's half turn is read besides (three readings, not four)."""
+    from vision import pipeline
+
+    upright = recognize(DATA / "row_green.jpg").codes
+    pixels = np.rot90(np.asarray(Image.open(DATA / "row_green.jpg").convert("RGB")), turns)
+    shapes = []
+    read = pipeline._read_photo
+    monkeypatch.setattr(pipeline, "_read_photo", lambda photo: shapes.append(photo.pixels.shape[:2]) or read(photo))
+    assert recognize(pixels).codes == (upright[::-1] if turns == 2 else upright)
+    turned = pixels.shape[1::-1]  # a quarter turn's
+    assert shapes == [pixels.shape[:2], turned, turned if turns == 1 else pixels.shape[:2]]
+
+
 @pytest.mark.parametrize("name", ["row_green.jpg", "row_gingham.jpg", "row_close_groups.jpg"])
 def test_a_photo_taken_from_across_the_table_reads_as_upright_in_its_own_order(recognize, name):
     """Upside down these rows read unsurely and wrong (789s as 678s, 11z as 4z): the photo is also read

@@ -53,6 +53,10 @@ TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand,
 WAY_UP = 0.3  # ... less this times how much likelier its standing tiles are turned than upright (log odds, each
 # tile's capped at `way_up.ODDS_CAP`; until session 42 a half turn had instead to be 0.1 likelier).
 TURN_AREA = 0.5
+AXIS_MARGIN = 0.5  # the photo as it is and turned a quarter are read first; where one is this much likelier
+# (`_likelihood`) than the other, its rows run that way and only its own half turn is read besides (until session
+# 46 both: on 869 unsure development scenes, upright or turned a quarter, and tuned photos seen turned, sideways or
+# from across the table, any margin from 0.2 to 1.2 chose as all four readings did)
 # On the five development seeds (960 scenes): as taken 577 errors -> 568 (session 41) -> 577 (42), upside down
 # 1,154 -> 658 -> 599, sideways 587 either way -> 580 (958 listed their tiles' way up); light cloths 157 -> 163 -> 159
 CUT_TRUST = 0.25  # a photo showing bands of another surface (`vision.surface`) is read without them and as it is:
@@ -465,8 +469,9 @@ def recognize(image: Source) -> Recognition:
 def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     """The tiles of a photo, and the time each step took.
 
-    Where the reading looks unsure or sideways (`_sideways`), the photo is read again turned a quarter
-    each way and half round. The likeliest of the four readings (`_likelihood`) says which way the rows
+    Where the reading looks unsure or sideways (`_sideways`), the photo is read again turned a quarter,
+    then half round and a quarter the other way, unless the first two settle which way the rows run
+    (`_axis_settled`). The likeliest of these readings (`_likelihood`) says which way the rows
     run; of it and the reading half round from it, the likelier less WAY_UP times its tiles' odds of
     standing upside down (`_turned_odds`) is kept (the way-up reader knows faces upright and turned half
     round, not sideways), listed as the photo shows the tiles (`_as_taken`). A photo taken sideways
@@ -478,6 +483,8 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
         return tiles, timings
     readings = [(tiles, 0, photo)]
     for quarters in (1, 2, 3):
+        if quarters > 1 and _axis_settled(readings, quarters):
+            continue
         view = photo.turned(quarters)
         turned, more = _read_photo(view)
         timings += more
@@ -489,6 +496,13 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     across = [r for r in covering if (r[1] - likeliest[1]) % 2 == 0]  # ... as they do half round from it
     tiles, quarters, _ = max(across, key=lambda r: likelihood[r[1]] - WAY_UP * _turned_odds(r[2], r[0]))
     return _as_taken(photo, tiles, quarters), timings
+
+
+def _axis_settled(readings: list[tuple[tuple[RecognizedTile, ...], int, Photo]], quarters: int) -> bool:
+    """Whether the photo need not be read turned ``quarters`` (2 or 3): of its readings as it is and
+    turned a quarter (the first two), the other one is AXIS_MARGIN likelier, so the rows run its way."""
+    gap = _likelihood(readings[0][0]) - _likelihood(readings[1][0])
+    return abs(gap) >= AXIS_MARGIN and (gap > 0) != (quarters == 2)
 
 
 def _as_taken(photo: Photo, tiles: tuple[RecognizedTile, ...], quarters: int) -> tuple[RecognizedTile, ...]:
