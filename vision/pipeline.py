@@ -44,21 +44,21 @@ NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only wh
 NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (a tile of a set the classifier knows
 # badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
 TWIN_SHARE = 0.5  # two tiles' boxes sharing this much of the smaller one are one tile cut out twice
-TURN_BELOW = 0.8  # a photo is read turned a quarter each way and half round where its tiles are on average
-# (geometric mean) less sure than this, or more than a third read lying (`_sideways`); of the readings whose boxes
-# cover at least TURN_AREA of the most any reading's cover, the likeliest (`_likelihood`) and the one half round
-# from it are compared:
+TURN_BELOW = 0.8  # a photo is read turned (a quarter, then as AXIS_MARGIN says half round or a quarter the other
+# way) where its tiles are on average (geometric mean) less sure than this, or more than a third read lying
+# (`_sideways`); of the readings whose boxes cover at least TURN_AREA of the most any reading's cover, the
+# likeliest (`_likelihood`) and the one half round from it are compared:
 TURN_LYING = 0.5  # ... each by its mean log confidence, less this per share of tiles read lying,
 TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand,
 WAY_UP = 0.3  # ... less this times how much likelier its standing tiles are turned than upright (log odds, each
 # tile's capped at `way_up.ODDS_CAP`; until session 42 a half turn had instead to be 0.1 likelier).
 TURN_AREA = 0.5
+# On the five development seeds (960 scenes): as taken 577 errors -> 568 (session 41) -> 577 (42), upside down
+# 1,154 -> 658 -> 599, sideways 587 either way -> 580 (958 listed their tiles' way up); light cloths 157 -> 163 -> 159
 AXIS_MARGIN = 0.5  # the photo as it is and turned a quarter are read first; where one is this much likelier
 # (`_likelihood`) than the other, its rows run that way and only its own half turn is read besides (until session
 # 46 both: on 869 unsure development scenes, upright or turned a quarter, and tuned photos seen turned, sideways or
 # from across the table, any margin from 0.2 to 1.2 chose as all four readings did)
-# On the five development seeds (960 scenes): as taken 577 errors -> 568 (session 41) -> 577 (42), upside down
-# 1,154 -> 658 -> 599, sideways 587 either way -> 580 (958 listed their tiles' way up); light cloths 157 -> 163 -> 159
 CUT_TRUST = 0.25  # a photo showing bands of another surface (`vision.surface`) is read without them and as it is:
 # the first reading is kept unless the second is this much likelier (a mean log confidence: it may miss tiles; a
 # complete hand's TURN_COMPLETE). Tuned photos on felt with such bands (`benchmarks.recognition --surround`), exactly
