@@ -309,9 +309,10 @@ def test_a_photo_taken_sideways_without_exif_reads_as_upright(recognize, name, t
 
 
 @pytest.mark.parametrize("turns", [1, 2], ids=["sideways", "upside-down"])
-def test_an_unsure_photo_is_read_turned_only_until_its_rows_way_is_plain(recognize, monkeypatch, turns):
+def test_an_unsure_photo_is_read_turned_only_until_its_way_up_is_plain(recognize, monkeypatch, turns):
     """Read unsurely as it is, the photo is read turned a quarter: one of the two is much likelier, so its
-    rows run that way, and only that one's half turn is read besides (three readings, not four)."""
+    rows run that way. Sideways, the turned reading stands its tiles surely upright: two readings. Upside
+    down, the reading as it is stands them upside down, so it is read half round too: three, not four."""
     from vision import pipeline
 
     upright = recognize(DATA / "row_green.jpg").codes
@@ -321,7 +322,7 @@ def test_an_unsure_photo_is_read_turned_only_until_its_rows_way_is_plain(recogni
     monkeypatch.setattr(pipeline, "_read_photo", lambda photo: shapes.append(photo.pixels.shape[:2]) or read(photo))
     assert recognize(pixels).codes == (upright[::-1] if turns == 2 else upright)
     turned = pixels.shape[1::-1]  # a quarter turn's
-    assert shapes == [pixels.shape[:2], turned, turned if turns == 1 else pixels.shape[:2]]
+    assert shapes == ([pixels.shape[:2], turned] if turns == 1 else [pixels.shape[:2], turned, pixels.shape[:2]])
 
 
 @pytest.mark.parametrize("name", ["row_green.jpg", "row_gingham.jpg", "row_close_groups.jpg"])

@@ -58,7 +58,9 @@ TURN_AREA = 0.5
 AXIS_MARGIN = 0.5  # the photo as it is and turned a quarter are read first; where one is this much likelier
 # (`_likelihood`) than the other, its rows run that way and only its own half turn is read besides (until session
 # 46 both: on 869 unsure development scenes, upright or turned a quarter, and tuned photos seen turned, sideways or
-# from across the table, any margin from 0.2 to 1.2 chose as all four readings did)
+# from across the table, any margin from 0.2 to 1.2 chose as all four readings did),
+UPRIGHT_ODDS = 1.0  # ... and not even that where its standing tiles are this much likelier upright (`_turned_odds`,
+# log): on 403 such scenes and views, upright or upside down, bars from 0.5 to 1.5 chose as all four readings did
 CUT_TRUST = 0.25  # a photo showing bands of another surface (`vision.surface`) is read without them and as it is:
 # the first reading is kept unless the second is this much likelier (a mean log confidence: it may miss tiles; a
 # complete hand's TURN_COMPLETE). Tuned photos on felt with such bands (`benchmarks.recognition --surround`), exactly
@@ -470,8 +472,8 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     """The tiles of a photo, and the time each step took.
 
     Where the reading looks unsure or sideways (`_sideways`), the photo is read again turned a quarter,
-    then half round and a quarter the other way, unless the first two settle which way the rows run
-    (`_axis_settled`). The likeliest of these readings (`_likelihood`) says which way the rows
+    then half round and a quarter the other way, but for what the first two make needless (`_needless`).
+    The likeliest of these readings (`_likelihood`) says which way the rows
     run; of it and the reading half round from it, the likelier less WAY_UP times its tiles' odds of
     standing upside down (`_turned_odds`) is kept (the way-up reader knows faces upright and turned half
     round, not sideways), listed as the photo shows the tiles (`_as_taken`). A photo taken sideways
@@ -482,8 +484,9 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     if not _sideways(tiles):
         return tiles, timings
     readings = [(tiles, 0, photo)]
+    odds: dict[int, float] = {}  # `_turned_odds` of the readings, by their quarters: the way-up reader reads each once
     for quarters in (1, 2, 3):
-        if quarters > 1 and _axis_settled(readings, quarters):
+        if quarters > 1 and _needless(readings, quarters, odds):
             continue
         view = photo.turned(quarters)
         turned, more = _read_photo(view)
@@ -494,15 +497,29 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     likelihood = {r[1]: _likelihood(r[0]) for r in covering}
     likeliest = max(covering, key=lambda r: likelihood[r[1]])  # its rows run across the turned photo
     across = [r for r in covering if (r[1] - likeliest[1]) % 2 == 0]  # ... as they do half round from it
-    tiles, quarters, _ = max(across, key=lambda r: likelihood[r[1]] - WAY_UP * _turned_odds(r[2], r[0]))
+    tiles, quarters, _ = max(across, key=lambda r: likelihood[r[1]] - WAY_UP * _odds(r, odds))
     return _as_taken(photo, tiles, quarters), timings
 
 
-def _axis_settled(readings: list[tuple[tuple[RecognizedTile, ...], int, Photo]], quarters: int) -> bool:
-    """Whether the photo need not be read turned ``quarters`` (2 or 3): of its readings as it is and
-    turned a quarter (the first two), the other one is AXIS_MARGIN likelier, so the rows run its way."""
+def _needless(readings: list[tuple[tuple[RecognizedTile, ...], int, Photo]], quarters: int,
+              odds: dict[int, float]) -> bool:
+    """Whether the photo need not be read turned ``quarters`` (2 or 3), given its readings as it is and
+    turned a quarter (the first two): where one is AXIS_MARGIN likelier than the other, the rows run its
+    way, so the other's half turn is needless, and so is its own where its standing tiles are UPRIGHT_ODDS
+    likelier upright than turned."""
     gap = _likelihood(readings[0][0]) - _likelihood(readings[1][0])
-    return abs(gap) >= AXIS_MARGIN and (gap > 0) != (quarters == 2)
+    if not abs(gap) >= AXIS_MARGIN:  # (nan where neither reads a tile)
+        return False
+    likelier = readings[0] if gap > 0 else readings[1]
+    return likelier[1] + 2 != quarters or _odds(likelier, odds) <= -UPRIGHT_ODDS
+
+
+def _odds(reading: tuple[tuple[RecognizedTile, ...], int, Photo], odds: dict[int, float]) -> float:
+    """The reading's `_turned_odds`, kept in ``odds`` by its quarters."""
+    tiles, quarters, view = reading
+    if quarters not in odds:
+        odds[quarters] = _turned_odds(view, tiles)
+    return odds[quarters]
 
 
 def _as_taken(photo: Photo, tiles: tuple[RecognizedTile, ...], quarters: int) -> tuple[RecognizedTile, ...]:
