@@ -44,10 +44,10 @@ NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only wh
 NONE_END = 0.35  # ... and a tile ending a longer run when `none` is this sure (a tile of a set the classifier knows
 # badly may read `none` first, barely: kept, it is marked doubtful, while a missed tile is one the user must add)
 TWIN_SHARE = 0.5  # two tiles' boxes sharing this much of the smaller one are one tile cut out twice
-TURN_BELOW = 0.8  # a photo is read turned (a quarter, then as AXIS_MARGIN says half round or a quarter the other
-# way) where its tiles are on average (geometric mean) less sure than this, or more than a third read lying
-# (`_sideways`); of the readings whose boxes cover at least TURN_AREA of the most any reading's cover, the
-# likeliest (`_likelihood`) and the one half round from it are compared:
+TURN_BELOW = 0.8  # a photo is read turned (a quarter, then as AXIS_MARGIN and UPRIGHT_ODDS say half round or a
+# quarter the other way) where its tiles are on average (geometric mean) less sure than this, or more than a third
+# read lying (`_sideways`); of the readings whose boxes cover at least TURN_AREA of the most any reading's cover,
+# the likeliest (`_likelihood`) and the one half round from it are compared:
 TURN_LYING = 0.5  # ... each by its mean log confidence, less this per share of tiles read lying,
 TURN_COMPLETE = 0.25  # ... plus this where they show a complete hand,
 WAY_UP = 0.3  # ... less this times how much likelier its standing tiles are turned than upright (log odds, each
@@ -468,6 +468,9 @@ def recognize(image: Source) -> Recognition:
     return Recognition(tiles, hand, width, height, replace(timings, preprocess=timings.preprocess + loaded))
 
 
+Turned = tuple[tuple[RecognizedTile, ...], int, Photo]  # a photo's tiles read turned so many quarters, and that view
+
+
 def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     """The tiles of a photo, and the time each step took.
 
@@ -501,8 +504,7 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     return _as_taken(photo, tiles, quarters), timings
 
 
-def _needless(readings: list[tuple[tuple[RecognizedTile, ...], int, Photo]], quarters: int,
-              odds: dict[int, float]) -> bool:
+def _needless(readings: list[Turned], quarters: int, odds: dict[int, float]) -> bool:
     """Whether the photo need not be read turned ``quarters`` (2 or 3), given its readings as it is and
     turned a quarter (the first two): where one is AXIS_MARGIN likelier than the other, the rows run its
     way, so the other's half turn is needless, and so is its own where its standing tiles are UPRIGHT_ODDS
@@ -514,7 +516,7 @@ def _needless(readings: list[tuple[tuple[RecognizedTile, ...], int, Photo]], qua
     return likelier[1] + 2 != quarters or _odds(likelier, odds) <= -UPRIGHT_ODDS
 
 
-def _odds(reading: tuple[tuple[RecognizedTile, ...], int, Photo], odds: dict[int, float]) -> float:
+def _odds(reading: Turned, odds: dict[int, float]) -> float:
     """The reading's `_turned_odds`, kept in ``odds`` by its quarters."""
     tiles, quarters, view = reading
     if quarters not in odds:
