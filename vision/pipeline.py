@@ -487,29 +487,30 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     if not _sideways(tiles):
         return tiles, timings
     readings = [(tiles, 0, photo)]
+    likelihood = {0: _likelihood(tiles)}  # each reading's `_likelihood`, by its quarters, taken once
     odds: dict[int, float] = {}  # `_turned_odds` of the readings, by their quarters: the way-up reader reads each once
     for quarters in (1, 2, 3):
-        if quarters > 1 and _needless(readings, quarters, odds):
+        if quarters > 1 and _needless(readings, likelihood, quarters, odds):
             continue
         view = photo.turned(quarters)
         turned, more = _read_photo(view)
         timings += more
         readings.append((turned, quarters, view))
+        likelihood[quarters] = _likelihood(turned)
     areas = [_area(turned) for turned, _, _ in readings]
     covering = [r for r, area in zip(readings, areas) if area >= TURN_AREA * max(areas)]  # fewer: tiles missed
-    likelihood = {r[1]: _likelihood(r[0]) for r in covering}
     likeliest = max(covering, key=lambda r: likelihood[r[1]])  # its rows run across the turned photo
     across = [r for r in covering if (r[1] - likeliest[1]) % 2 == 0]  # ... as they do half round from it
     tiles, quarters, _ = max(across, key=lambda r: likelihood[r[1]] - WAY_UP * _odds(r, odds))
     return _as_taken(photo, tiles, quarters), timings
 
 
-def _needless(readings: list[Turned], quarters: int, odds: dict[int, float]) -> bool:
+def _needless(readings: list[Turned], likelihood: dict[int, float], quarters: int, odds: dict[int, float]) -> bool:
     """Whether the photo need not be read turned ``quarters`` (2 or 3), given its readings as it is and
-    turned a quarter (the first two): where one is AXIS_MARGIN likelier than the other, the rows run its
-    way, so the other's half turn is needless, and so is its own where its standing tiles are UPRIGHT_ODDS
-    likelier upright than turned."""
-    gap = _likelihood(readings[0][0]) - _likelihood(readings[1][0])
+    turned a quarter (the first two) and their ``likelihood``: where one is AXIS_MARGIN likelier than the
+    other, the rows run its way, so the other's half turn is needless, and so is its own where its standing
+    tiles are UPRIGHT_ODDS likelier upright than turned."""
+    gap = likelihood[0] - likelihood[1]
     if not abs(gap) >= AXIS_MARGIN:  # (nan where neither reads a tile)
         return False
     likelier = readings[0] if gap > 0 else readings[1]
