@@ -660,6 +660,32 @@ def test_decoding_respects_copies_and_single_bonus_tiles():
     assert not is_valid(("5m",) * 5) and is_valid(("5m",) * 4)
 
 
+def test_unsure_bonus_tiles_are_named_apart_from_the_search_for_a_hand():
+    """Three flowers of an unknown set, each read about as likely any bonus tile (the least confident
+    tiles), beside 13 sure playing tiles and a 9 of dots read likelier a 9 of bamboo: their names bear
+    only on one another, so they are given the likeliest distinct names and the search looks at the
+    playing tiles. Searched with them, its 400 readings went to naming them and found no hand."""
+    sure = [_options((code, 0.99)) for code in _codes("123m456p789s111z9p")]
+    nine = _options(("9s", 0.5), ("9p", 0.4), ("8s", 0.1))
+    flower = _options(("1f", 0.13), *((f"{n}f", 0.12) for n in range(2, 9)))
+    reading = decode([*sure, nine, flower, flower, flower])
+    assert reading.valid and reading.codes[13] == "9p"
+    assert sorted(reading.codes[14:]) == ["1f", "2f", "3f"] and sum(reading.changed[14:]) == 2
+    assert decode([*sure, nine, _options(("1f", 0.99)), flower]).codes[14:] == ("1f", "2f")  # a sure name stays
+
+
+def test_birds_read_as_flowers_of_an_unknown_set_are_found_beside_real_flowers():
+    """Three birds (1s) and two flowers, all read about as likely any bonus tile, beside 11 sure playing
+    tiles: the hand needs the three 1s. Each bonus tile is tried as its given name or a playing tile,
+    not as every other bonus tile too (the 400 readings went to naming them before)."""
+    sure = [_options((code, 0.99)) for code in _codes("11z456m222p555s")]
+    flat = tuple((f"{n}f", 0.11) for n in range(2, 9))
+    bird = _options(("1f", 0.12), *flat, ("1s", 0.05))
+    flower = _options(("1f", 0.12), *flat, ("9m", 0.01))
+    reading = decode([*sure, bird, bird, bird, flower, flower])
+    assert reading.valid and reading.codes[11:14] == ("1s",) * 3 and sorted(reading.codes[14:]) == ["1f", "2f"]
+
+
 def test_the_search_tries_every_reading_once_likeliest_first(monkeypatch):
     """Three open tiles of 3, 2 and 4 alternatives: with no reading valid, all 24 are tried, each once,
     in order of joint probability (the search queues each reading from one other only since session 45)."""

@@ -4,6 +4,11 @@ A hand holds at most four of a tile and one of each bonus tile, and a photo of
 14 (or, with kongs, up to 18; 17 in 16-tile rule sets) playing tiles shows a
 complete winning shape. The alternatives of the least confident tiles are
 searched in order of joint log-probability and the first valid reading wins.
+A bonus tile's name bears on nothing but the other bonus tiles' (one of each):
+the tiles read as bonus tiles are given their likeliest distinct names first,
+so that the search spends its readings and open places on the playing tiles
+(a bonus tile may still turn out a playing tile misread, below: each is tried
+as its name or as one; the names are then given anew).
 Decoding never swaps a bonus tile for a playing tile or back (that could dodge
 the shape), except where the tiles as read are not a complete hand and one
 reading makes them one that is at most CROSS_RATIO times less probable than the
@@ -76,26 +81,28 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     read = alternatives
     alternatives = _set_aside(read, runs or ())
     best = tuple(options[0][0] for options in alternatives)
-    open_tiles = sorted((i for i, options in enumerate(read) if options[0][1] < SURE),
-                        key=lambda i: read[i][0][1])[:OPEN_TILES]
-    options = [_same_kind(alternatives[i]) for i in open_tiles]
+    unsure = _unsure(read)
+    open_tiles = unsure[:OPEN_TILES]
     melds = _meld_runs(runs or ()) if _hand_like(best) else ()
-    found = None
-    if melds:
-        found = _search(best, _meld_choices(alternatives, melds, open_tiles),
-                        lambda codes: is_valid(codes) and _are_sets(codes, melds))
-    found = found or _search(best, _singles(open_tiles, options), is_valid)
+    named = _bonus_names(alternatives, _bonus_places(best), frozenset(unsure))
+    naming, names = named or (0.0, {})
+    start = tuple(names.get(i, code) for i, code in enumerate(best))
+    found = named and _named_search(alternatives, start, [i for i in unsure if i not in names][:OPEN_TILES],
+                                    melds, naming)
+    # each open tile's readings, a bonus tile's name as given (it may still be a playing tile misread)
+    options = [((names[i], dict(alternatives[i])[names[i]]), *_of_kind(alternatives[i], "playing"),
+                *_of_kind(alternatives[i], "back")) if i in names else alternatives[i] for i in open_tiles]
     stray = _stray_bonus(best, melds)
     if stray:
-        found = _search(best, _singles(open_tiles, [(i in stray and _of_kind(alternatives[i], "playing")) or option
-                                                    for i, option in zip(open_tiles, options)]),
-                        lambda codes: is_valid(codes) and _are_sets(codes, melds), log(CROSS_RATIO)) or found
+        kept = [_of_kind(option, "playing") if i in stray else _same_kind(option) for i, option in zip(open_tiles, options)]
+        found = _search(start, _singles(open_tiles, kept), lambda codes: is_valid(codes) and _are_sets(codes, melds),
+                        log(CROSS_RATIO), naming) or found
     if len(best) >= min(HAND_SIZES) and _incomplete(best, melds):  # fewer tiles show no hand however read
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
-        found = _search(best, _singles(open_tiles, [alternatives[i] for i in open_tiles]),
+        found = _search(start, _singles(open_tiles, options),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
-                        spent + log(CROSS_RATIO)) or found
-    chosen = found[1] if found else None
+                        spent + log(CROSS_RATIO), naming) or found
+    chosen = found and _renamed(found[1], alternatives, frozenset(unsure))
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(read, codes)]
     odd = odd_backs(codes)
@@ -106,6 +113,65 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
               for i, (code, p) in enumerate(zip(codes, probability))),
         chosen is not None,
     )
+
+
+def _unsure(read: Sequence[Alternatives]) -> list[int]:
+    """Positions of the tiles read less than SURE, least confident first."""
+    return sorted((i for i, options in enumerate(read) if options[0][1] < SURE), key=lambda i: read[i][0][1])
+
+
+def _named_search(alternatives: Sequence[Alternatives], start: tuple[str, ...], open_tiles: Sequence[int],
+                  melds: tuple[tuple[int, ...], ...], naming: float) -> tuple[float, tuple[str, ...]] | None:
+    """The likeliest valid reading from ``start`` (its bonus tiles named, at the cost ``naming``) that
+    keeps every tile's kind, changing the open tiles (as sets where runs lie apart, `melds`)."""
+    found = None
+    if melds:
+        found = _search(start, _meld_choices(alternatives, melds, open_tiles),
+                        lambda codes: is_valid(codes) and _are_sets(codes, melds), spent=naming)
+    return found or _search(start, _singles(open_tiles, [_same_kind(alternatives[i]) for i in open_tiles]),
+                            is_valid, spent=naming)
+
+
+def _bonus_places(codes: Sequence[str]) -> list[int]:
+    """Positions of the bonus tiles among the codes."""
+    return [i for i, code in enumerate(codes) if tile_kind(code) == "bonus"]
+
+
+def _renamed(codes: tuple[str, ...], alternatives: Sequence[Alternatives], unsure: frozenset[int]) -> tuple[str, ...]:
+    """A reading's bonus tiles named anew (`_bonus_names`): where it reads a tile named a bonus tile as a
+    playing tile, that name is free for the others."""
+    named = _bonus_names(alternatives, _bonus_places(codes), unsure)
+    return tuple(named[1].get(i, code) for i, code in enumerate(codes)) if named else codes
+
+
+def _bonus_names(alternatives: Sequence[Alternatives], bonus: Sequence[int],
+                 unsure: frozenset[int]) -> tuple[float, dict[int, str]] | None:
+    """The ``bonus`` tiles (position -> name) named one of each bonus tile, the likeliest way, all but
+    the ``unsure`` as read; and how much less probable that is (log) than as read. None where no way is
+    (two tiles surely of one name, or more tiles than names)."""
+    names = {i: alternatives[i][0][0] for i in bonus if i not in unsure}
+    if len(set(names.values())) < len(names):
+        return None
+    doubted = [i for i in bonus if i not in names]
+    picked = _distinct(tuple(tuple(option for option in _of_kind(alternatives[i], "bonus")
+                                   if option[0] not in names.values() and option[1] > 0) for i in doubted))
+    if picked is None:
+        return None
+    names.update(zip(doubted, picked[1]))
+    return sum(log(alternatives[i][0][1]) for i in doubted) - picked[0], names
+
+
+def _distinct(choices: tuple[Alternatives, ...]) -> tuple[float, tuple[str, ...]] | None:
+    """One option of each choice, no two alike, the likeliest way: (log-probability, codes), or None."""
+    @lru_cache(maxsize=None)
+    def best(k: int, used: frozenset[str]) -> tuple[float, tuple[str, ...]] | None:
+        if k == len(choices):
+            return 0.0, ()
+        ways = [(log(p) + rest[0], (code,) + rest[1]) for code, p in choices[k] if code not in used
+                for rest in [best(k + 1, used | {code})] if rest is not None]
+        return max(ways, key=lambda way: way[0], default=None)  # the first of equals: options come likeliest first
+
+    return best(0, frozenset())
 
 
 def _set_aside(alternatives: Sequence[Alternatives], runs: Sequence[Hashable]) -> Sequence[Alternatives]:
@@ -306,15 +372,16 @@ def _sets(size: int) -> tuple[tuple[str, ...], ...]:
 
 
 def _search(best: tuple[str, ...], choices: list[_Choice], valid: Callable[[tuple[str, ...]], bool],
-            limit: float = float("inf")) -> tuple[float, tuple[str, ...]] | None:
+            limit: float = float("inf"), spent: float = 0.0) -> tuple[float, tuple[str, ...]] | None:
     """Readings of the choices in order of joint probability (at most e**limit times less probable
-    than their codes as first read); the first `valid` one, with how much less probable it is (log).
+    than the tiles as first read, ``best`` being e**spent times less probable than that); the first
+    `valid` one, with how much less probable it is (log).
     Each reading is queued once: it follows the reading with its last changed choice one pick back
     (picks are raised choice by choice, never at a choice before the one last raised)."""
     if any(not choice.readings for choice in choices):
         return None
     costs = [choice.costs for choice in choices]
-    heap = [(sum(cost[0] for cost in costs), (0,) * len(choices), 0)]
+    heap = [(spent + sum(cost[0] for cost in costs), (0,) * len(choices), 0)]
     for _ in range(MAX_CHECKS):
         if not heap or heap[0][0] > limit:
             return None
