@@ -94,8 +94,9 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
                 *_of_kind(alternatives[i], "back")) if i in names else alternatives[i] for i in open_tiles]
     stray = _stray_bonus(best, melds)
     if stray:
-        kept = [_of_kind(option, "playing") if i in stray else _same_kind(option) for i, option in zip(open_tiles, options)]
-        found = _search(start, _singles(open_tiles, kept), lambda codes: is_valid(codes) and _are_sets(codes, melds),
+        kinds = [_of_kind(option, "playing") if i in stray else _same_kind(option)
+                 for i, option in zip(open_tiles, options)]
+        found = _search(start, _singles(open_tiles, kinds), lambda codes: is_valid(codes) and _are_sets(codes, melds),
                         log(CROSS_RATIO), naming) or found
     if len(best) >= min(HAND_SIZES) and _incomplete(best, melds):  # fewer tiles show no hand however read
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
