@@ -81,7 +81,7 @@ def check(hand: str | Hand, *, ruleset: str | RuleSet) -> None:
         parsed = Hand(parsed.standing, parsed.melds, parsed.bonus, parsed.standing[0])
     try:
         arrange(parsed, tile_count=rules.tile_count, knitted=rules.knitted)
-    except IncompleteHandError as error:
+    except IncompleteHandError:
         if parsed.tile_count == rules.tile_count - 1:  # one short: what it waits on does not depend on the win
             raise
         raise IncompleteHandError(f"{parsed} is not a complete winning hand: a tile is misread, "
