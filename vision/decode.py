@@ -84,7 +84,8 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     unsure = _unsure(read)
     open_tiles = unsure[:OPEN_TILES]
     melds = _meld_runs(runs or ()) if _hand_like(best) else ()
-    named = _bonus_names(alternatives, _bonus_places(best), frozenset(unsure))
+    bonus, doubted = _bonus_places(best), frozenset(unsure)
+    named = _bonus_names(alternatives, bonus, doubted)
     naming, names = named or (0.0, {})
     start = tuple(names.get(i, code) for i, code in enumerate(best))
     found = named and _named_search(alternatives, start, [i for i in unsure if i not in names][:OPEN_TILES],
@@ -103,7 +104,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
         found = _search(start, _singles(open_tiles, options),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO), naming) or found
-    chosen = found and _renamed(found[1], alternatives, frozenset(unsure))
+    chosen = found and (found[1] if _bonus_places(found[1]) == bonus else _renamed(found[1], alternatives, doubted))
     codes = chosen or best
     probability = [dict(options).get(code, 0.0) for options, code in zip(read, codes)]
     odd = odd_backs(codes)
@@ -140,7 +141,8 @@ def _bonus_places(codes: Sequence[str]) -> list[int]:
 
 def _renamed(codes: tuple[str, ...], alternatives: Sequence[Alternatives], unsure: frozenset[int]) -> tuple[str, ...]:
     """A reading's bonus tiles named anew (`_bonus_names`): where it reads a tile named a bonus tile as a
-    playing tile, that name is free for the others."""
+    playing tile, that name is free for the others (where its bonus tiles are those read so, their names
+    are already these)."""
     named = _bonus_names(alternatives, _bonus_places(codes), unsure)
     return tuple(named[1].get(i, code) for i, code in enumerate(codes)) if named else codes
 
