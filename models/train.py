@@ -5,7 +5,8 @@ installed artwork, augments the TRAIN split of the real crops, trains small
 plain CNNs with class, number and family heads on the CPU (an ensemble of
 `Config.members`, one per seed, their probabilities averaged), prints held-out real
 accuracy, and writes `models/tile_classifier.onnx` (its convolutions and linear layers in int8,
-`quantized`) + `models/tile_classifier.json`. Torch and onnx are imported only here (the `train` extra). Preprocessing is
+`quantized`) + `models/tile_classifier.json`: the same bytes on every run on one machine (the sidecar records
+no time; the command prints it). Torch and onnx are imported only here (the `train` extra). Preprocessing is
 `vision.classify.preprocess`, the function inference uses.
 """
 
@@ -297,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"config": asdict(config), "artwork_sources": sorted({f.source for f in faces}),
                "synthetic_crops": len(synth_images), "real_train_crops": len(train_tiles),
                "real_held_out_crops": len(held_out), "held_out_top1": round(accuracy, 4),
-               "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
+               "parameters": sum(p.numel() for p in model.parameters())}
     export(model, summary, args.out, calibration_set(originals, config.data_seed))
     print(f"wrote {args.out} and {args.out.with_suffix('.json')}")
     return 0

@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name}: " + ", ".join(f"{key} {value}" for key, value in sorted(counts.items())))
     minutes = (time.time() - started) / 60
     summary = {"config": asdict(config), "fresh_synthetic_bands": round(accuracy, 4), "checks": results,
-               "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
+               "parameters": sum(p.numel() for p in model.parameters())}
     sidecar = {"digits": list(DIGITS), "band_share": SPEC.share, "input_size": list(SPEC.input_size),
                "training": summary}
     export(model, SPEC.input_size, sidecar, out)

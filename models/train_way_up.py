@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{real['upright']:.4f}, turned {real['turned']:.4f} of {real['crops']}")
     minutes = (time.time() - started) / 60
     summary = {"config": asdict(config), "fresh_synthetic": round(fresh, 4), "real_validation_crops": real,
-               "parameters": sum(p.numel() for p in model.parameters()), "minutes": round(minutes, 1)}
+               "parameters": sum(p.numel() for p in model.parameters())}
     sidecar = {"classes": list(WAYS), "input_size": list(INPUT_SIZE), "mean": list(MEAN), "std": list(STD),
                "white_balance": WHITE_BALANCE, "training": summary}  # what `vision.classify.ModelInfo` reads
     export(model, INPUT_SIZE, sidecar, out)
