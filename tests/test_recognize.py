@@ -470,6 +470,39 @@ def test_a_reading_that_is_no_hand_keeps_its_end_crops_or_takes_another_tile_cou
     assert read(scored(-0.2, *sure, cut)) == hand  # dropped: the rest is a hand
 
 
+@pytest.mark.parametrize("name", ["row_white.jpg", "row_beige_glare.jpg"])
+def test_the_index_is_read_only_in_splits_that_may_win_and_the_reading_is_the_same(monkeypatch, name):
+    from vision import pipeline
+    from vision.index import IndexReader
+    from vision.io import load
+
+    classifier = pipeline.classifier()
+    candidates = pipeline.preprocess(load(DATA / name))
+    asked: list[int] = []
+    digits = IndexReader.digits
+    monkeypatch.setattr(IndexReader, "digits", lambda self, crops: asked.append(len(crops)) or digits(self, crops))
+    lazy = pipeline.postprocess(candidates, pipeline.infer(candidates), classifier.classes)
+    lazy_reads = sum(asked)
+    every = classifier.probabilities(list(candidates.crops), pipeline.SHIFTS)[list(candidates.slots)]
+    assert pipeline.postprocess(candidates, every, classifier.classes) == lazy
+    assert 0 < lazy_reads < sum(asked) - lazy_reads  # reading every crop in doubt takes over twice as many
+
+
+def test_a_split_is_settled_only_where_it_may_be_its_counts_best_within_recount_of_the_runs():
+    from vision.pipeline import RECOUNT, _to_settle
+
+    def split(count: int, score: float, best: float | None = None) -> tuple:
+        return count, score, best, slice(count, 2 * count)
+
+    fresh = [split(3, -1.0, 0.0), split(3, -0.5, 0.0), split(4, -0.2, 0.0)]
+    assert _to_settle(fresh) == [fresh[2]]  # nothing settled: the likeliest as read so far
+    settled = split(3, -0.5)
+    others = [split(3, -1.0, -0.6), split(3, -1.0, -0.4), split(4, -3.0, -0.5 - RECOUNT - 0.01),
+              split(2, -3.0, -0.5 - RECOUNT + 0.1), split(2, -2.9, -0.5 - RECOUNT + 0.2)]
+    assert _to_settle([settled, *others]) == [others[1], others[4]]  # a 2-tile reading: only its likeliest
+    assert _to_settle([settled, split(4, -0.4)]) == []
+
+
 def test_a_kong_with_a_tile_lying_sideways_is_not_cut_as_standing_tiles():
     from vision.pipeline import FLAT_TOP, _split_score, classifier
     from vision.segment import Run, Split

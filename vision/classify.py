@@ -204,11 +204,21 @@ class TileClassifier:
         info = ModelInfo.read(model.with_suffix(".json"), RECIPE)
         return cls(onnx_session(model), info, IndexReader.load(index) if index is not None else None)
 
+    @property
+    def index_reader(self) -> "IndexReader | None":
+        """The corner-index reader the classifier moves its probabilities by (None: faces alone)."""
+        return self._index
+
     def probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
-        """(N, C) softmax probabilities, columns in `self.classes` order, moved by the printed
-        corner indices the index reader reads (`vision.index.with_index`). Given `shifts` (shares of
-        the width cut off at the left and at the right), a crop whose likeliest class, a face or back,
-        is less probable than SHIFT_DOUBT is read again so cut each way, and the reads averaged: a tile
+        """(N, C) softmax probabilities, columns in `self.classes` order: `face_probabilities` moved
+        by the printed corner indices the index reader reads (`vision.index.with_index`)."""
+        probabilities = self.face_probabilities(crops, shifts)
+        return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
+
+    def face_probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
+        """(N, C) the face network's softmax probabilities, columns in `self.classes` order. Given `shifts`
+        (shares of the width cut off at the left and at the right), a crop whose likeliest class, a face or
+        back, is less probable than SHIFT_DOUBT is read again so cut each way, and the reads averaged: a tile
         cut a little off its seams, as a photo's may be, can read one way and not another."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
@@ -219,7 +229,7 @@ class TileClassifier:
             reads = self._faces([trimmed(crops[i], left=left, right=right) for left, right in shifts for i in doubtful])
             probabilities[doubtful] = (probabilities[doubtful] + reads.reshape(len(shifts), len(doubtful), -1).sum(axis=0)
                                        ) / (1 + len(shifts))
-        return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
+        return probabilities
 
     def _faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, C) the face network's softmax probabilities."""

@@ -107,7 +107,7 @@ class IndexReader:
         the crops an index can change are read (a suit tile whose picture is in doubt)."""
         digits = np.zeros((len(crops), len(DIGITS)), dtype=np.float32)
         digits[:, 0] = 1.0
-        readable = np.flatnonzero(_in_doubt(probabilities, classes))
+        readable = np.flatnonzero(in_doubt(probabilities, classes))
         digits[readable] = self.digits([crops[i] for i in readable])
         return with_index(probabilities, digits, classes)
 
@@ -134,7 +134,7 @@ def with_index(probabilities: np.ndarray, digits: np.ndarray, classes: Sequence[
     best = digits[:, 1:].argmax(axis=1) + 1
     confidence = digits[np.arange(len(digits)), best]
     suits = suit_members(classes)
-    for row in np.flatnonzero((confidence >= sure) & _in_doubt(probabilities, classes, picture_sure)):
+    for row in np.flatnonzero((confidence >= sure) & in_doubt(probabilities, classes, picture_sure)):
         members = suits[classes[int(probabilities[row].argmax())][1]]
         columns = list(members.values())
         share = float(out[row, columns].sum())
@@ -143,7 +143,7 @@ def with_index(probabilities: np.ndarray, digits: np.ndarray, classes: Sequence[
     return out
 
 
-def _in_doubt(probabilities: np.ndarray, classes: Sequence[str], picture_sure: float = PICTURE_SURE) -> np.ndarray:
+def in_doubt(probabilities: np.ndarray, classes: Sequence[str], picture_sure: float = PICTURE_SURE) -> np.ndarray:
     """Per crop: whether its likeliest class is a suit tile read less surely than `picture_sure`."""
     suited = np.zeros(len(classes), dtype=bool)
     suited[[column for members in suit_members(classes).values() for column in members.values()]] = True

@@ -1,7 +1,8 @@
 """Photo to tiles: `recognize(image) -> Recognition`, the pipeline's one entry point.
 
 Three pure steps: `preprocess` (load, find runs, propose splits, rectify every
-candidate face), `infer` (one batched classifier call), `postprocess` (keep the
+candidate face), `infer` (one batched face-network call; the corner-index reader
+on the crops in doubt of the splits that may be chosen), `postprocess` (keep the
 split of each run whose crops look most like tiles, then decode the hand).
 The model is loaded once, on first use.
 """
@@ -17,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.classify import TileClassifier
+from vision.index import in_doubt
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
@@ -197,9 +199,71 @@ def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapChe
 
 
 def infer(candidates: Candidates) -> np.ndarray:
-    """Class probabilities of every quad of every split (each distinct crop classified once, in one batch;
-    a doubtful one again shifted by SHIFTS: cuts fall a little off the seams)."""
-    return classifier().probabilities(list(candidates.crops), SHIFTS)[list(candidates.slots)]
+    """Class probabilities of every quad of every split: each distinct crop read by the face network once,
+    in one batch (a doubtful one again shifted by SHIFTS: cuts fall a little off the seams), then moved by
+    its printed corner index (`vision.index`) where it is in doubt and lies in a split that may be the
+    likeliest of its tile count in its run (`_contenders`): the same reading as moving every crop in doubt,
+    for fewer reads of the index."""
+    crops, classes = list(candidates.crops), classifier().classes
+    faces = classifier().face_probabilities(crops, SHIFTS)
+    reader = classifier().index_reader
+    probabilities = faces.copy()
+    settled = ~in_doubt(faces, classes) if reader else np.ones(len(crops), bool)
+    while (wanted := np.flatnonzero(_contenders(candidates, probabilities, settled, classes) & ~settled)).size:
+        probabilities[wanted] = reader.applied(faces[wanted], [crops[i] for i in wanted], classes)
+        settled[wanted] = True
+    return probabilities[list(candidates.slots)]
+
+
+def _contenders(candidates: Candidates, probabilities: np.ndarray, settled: np.ndarray,
+                classes: tuple[str, ...]) -> np.ndarray:
+    """Per distinct crop: whether it lies in a split that may yet be read (given each crop's
+    `probabilities`, final where `settled`): the likeliest of its tile count in its run, within RECOUNT of
+    the run's best (`_recounts`). Where no split of a run has every crop settled, that is its likeliest as
+    read so far; else each split whose `_split_score` could reach (`_best_case`) both the best settled
+    split of its count and the run's best settled split less RECOUNT (of a count with no settled split,
+    the likeliest of those as read so far)."""
+    slots = np.asarray(candidates.slots)
+    read, final = probabilities[slots], settled[slots]  # per quad of every split
+    wanted = np.zeros(len(settled), bool)
+    for splits_slots in _scored_slots(candidates):
+        splits = []  # (count, score, the most it may become or None where settled, place)
+        for split, place in splits_slots:
+            rows = _backs_at_ends(read[place], [candidates.crops[i] for i in slots[place]], classes)
+            score, open_ = _split_score(split, rows, classes), ~final[place]
+            best = _best_case(score, rows, open_, read[place], classes) if open_.any() else None
+            splits.append((split.count, score, best, place))
+        for *_, place in _to_settle(splits):
+            wanted[slots[place]] = True
+    return wanted
+
+
+def _to_settle(splits: list[tuple[int, float, float | None, slice]]) -> list[tuple[int, float, float | None, slice]]:
+    """Of a run's splits (count, score, the most it may become or None where settled, place), those
+    `_contenders` names."""
+    unsettled = [split for split in splits if split[2] is not None]
+    exact = [split for split in splits if split[2] is None]
+    if not unsettled or not exact:
+        return [max(unsettled, key=lambda split: split[1])] if unsettled else []
+    floor = max(score for _, score, _, _ in exact) - RECOUNT
+    chosen = []
+    for count in dict.fromkeys(split[0] for split in unsettled):
+        settled = [score for n, score, _, _ in exact if n == count]
+        able = [split for split in unsettled if split[0] == count and split[2] >= max([floor, *settled])]
+        chosen += able if settled or not able else [max(able, key=lambda split: split[1])]
+    return chosen
+
+
+def _best_case(score: float, rows: np.ndarray, open_: np.ndarray, read: np.ndarray, classes: tuple[str, ...]) -> float:
+    """The most a split's `_split_score` can become once its ``open_`` crops are settled: each of them,
+    and each end crop read as no tile (`_backs_at_ends` may take it for a face-down tile), as sure as can
+    be of a face (a crop in doubt reads a suit tile first, and the index may leave it likelier no tile, never
+    the other way: the straddling crops only grow)."""
+    bound = open_.copy()
+    if "none" in classes:
+        ends = [0, len(rows) - 1]
+        bound[ends] |= read[ends].argmax(axis=1) == classes.index("none")
+    return score + float(np.sum(np.log(1 + 1e-6) - _face_terms(rows[bound], classes))) / len(rows)
 
 
 Scored = tuple[float, Split, np.ndarray]  # a split's score, the split, its rows
@@ -238,18 +302,35 @@ def _read(runs: list[RunReading], classes: tuple[str, ...], scale: float) -> tup
 def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> list[RunReading]:
     """Each run's splits scored (`_split_score`; face-down tiles at their ends, `_backs_at_ends`), best
     first, and its end caps."""
-    runs, start = [], 0
-    for hypotheses, checks in zip(candidates.splits, candidates.caps):
+    runs = []
+    for splits_slots, checks in zip(_split_slots(candidates), candidates.caps):
         read = []
-        for split in hypotheses:
-            crops = [candidates.crops[slot] for slot in candidates.slots[start:start + split.count]]
-            read.append((split, _backs_at_ends(probabilities[start:start + split.count], crops, classes), crops[0]))
-            start += split.count
+        for split, place in splits_slots:
+            crops = [candidates.crops[i] for i in candidates.slots[place]]
+            read.append((split, _backs_at_ends(probabilities[place], crops, classes), crops[0]))
         trailing = read.pop() if checks[1] is not CapCheck.SKIP else None
         leading = read.pop() if checks[0] is not CapCheck.SKIP else None
         scored = ((_split_score(split, rows, classes), split, rows) for split, rows, _ in read)
         runs.append(RunReading(tuple(sorted(scored, key=lambda item: -item[0])), (leading, trailing), checks))
     return runs
+
+
+def _split_slots(candidates: Candidates) -> list[list[tuple[Split, slice]]]:
+    """Per run: each of its splits, then its checked end caps, with the place of its quads in `slots`."""
+    runs, start = [], 0
+    for hypotheses in candidates.splits:
+        placed = []
+        for split in hypotheses:
+            placed.append((split, slice(start, start + split.count)))
+            start += split.count
+        runs.append(placed)
+    return runs
+
+
+def _scored_slots(candidates: Candidates) -> list[list[tuple[Split, list[int]]]]:
+    """`_split_slots` without the end caps: the splits a run is read by."""
+    return [splits_slots[:len(splits_slots) - sum(check is not CapCheck.SKIP for check in checks)]
+            for splits_slots, checks in zip(_split_slots(candidates), candidates.caps)]
 
 
 def _chosen(runs: list[RunReading], picks: tuple[int, ...], classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray]]:
@@ -365,12 +446,17 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
     """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity,
     less INNER_NONE per share of crops inside the run read as no tile, less the sideways prior (more
     where the table does not show above the lying tile)."""
-    faces = np.delete(rows, classes.index("none"), axis=1) if "none" in classes else rows
     flat = FLAT_TOP * float(np.clip(1 - split.step / STEP_CLEAR, 0, 1)) if split.count > 1 else 0.0
     prior = -(LYING_PRIOR + flat) if split.lying is not None else 0.0
     inner = rows[1:-1].argmax(axis=1) == classes.index("none") if "none" in classes else np.zeros(0, bool)
     straddling = INNER_NONE * float(inner.sum()) / len(rows)
-    return float(np.mean(np.log(faces.max(axis=1) + 1e-6))) + SEAM_WEIGHT * split.seam + prior - straddling
+    return float(np.mean(_face_terms(rows, classes))) + SEAM_WEIGHT * split.seam + prior - straddling
+
+
+def _face_terms(rows: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:
+    """Per crop: the log-probability that it is some tile face (its likeliest class but `none`)."""
+    faces = np.delete(rows, classes.index("none"), axis=1) if "none" in classes else rows
+    return np.log(faces.max(axis=1) + 1e-6)
 
 
 def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], scale: float,
