@@ -216,20 +216,29 @@ class TileClassifier:
         return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
 
     def face_probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
-        """(N, C) the face network's softmax probabilities, columns in `self.classes` order. Given `shifts`
-        (shares of the width cut off at the left and at the right), a crop whose likeliest class, a face or
-        back, is less probable than SHIFT_DOUBT is read again so cut each way, and the reads averaged: a tile
-        cut a little off its seams, as a photo's may be, can read one way and not another."""
+        """(N, C) the face network's softmax probabilities, columns in `self.classes` order, `reshifted`."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
-        probabilities = self._faces(crops)
-        named = probabilities.argmax(axis=1) != self.classes.index("none") if "none" in self.classes else True
-        doubtful = np.flatnonzero((probabilities.max(axis=1) < SHIFT_DOUBT) & named) if shifts else []
-        if len(doubtful):
-            reads = self._faces([trimmed(crops[i], left=left, right=right) for left, right in shifts for i in doubtful])
-            probabilities[doubtful] = (probabilities[doubtful] + reads.reshape(len(shifts), len(doubtful), -1).sum(axis=0)
-                                       ) / (1 + len(shifts))
+        return self.reshifted(self._faces(crops), crops, shifts)
+
+    def reshifted(self, probabilities: np.ndarray, crops: Sequence[np.ndarray],
+                  shifts: Sequence[tuple[float, float]]) -> np.ndarray:
+        """The crops' face probabilities, each `doubtful` one's averaged with the crop read again cut by
+        each of `shifts` (shares of the width cut off at the left and at the right): a tile cut a little
+        off its seams, as a photo's may be, can read one way and not another."""
+        doubtful = np.flatnonzero(self.doubtful(probabilities)) if shifts else []
+        if not len(doubtful):
+            return probabilities
+        reads = self._faces([trimmed(crops[i], left=left, right=right) for left, right in shifts for i in doubtful])
+        probabilities = probabilities.copy()
+        probabilities[doubtful] = (probabilities[doubtful] + reads.reshape(len(shifts), len(doubtful), -1).sum(axis=0)
+                                   ) / (1 + len(shifts))
         return probabilities
+
+    def doubtful(self, probabilities: np.ndarray) -> np.ndarray:
+        """Per crop: whether its likeliest class, a face or back (not `none`), is less probable than SHIFT_DOUBT."""
+        named = probabilities.argmax(axis=1) != self.classes.index("none") if "none" in self.classes else True
+        return (probabilities.max(axis=1) < SHIFT_DOUBT) & named
 
     def _faces(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """(N, C) the face network's softmax probabilities."""

@@ -200,17 +200,18 @@ def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapChe
 
 def infer(candidates: Candidates) -> np.ndarray:
     """Class probabilities of every quad of every split: each distinct crop read by the face network once,
-    in one batch (a doubtful one again shifted by SHIFTS: cuts fall a little off the seams), then moved by
-    its printed corner index (`vision.index`) where it is in doubt and lies in a split that may be the
-    likeliest of its tile count in its run (`_contenders`): the same reading as moving every crop in doubt,
-    for fewer reads of the index."""
-    crops, classes = list(candidates.crops), classifier().classes
-    faces = classifier().face_probabilities(crops, SHIFTS)
-    reader = classifier().index_reader
-    probabilities = faces.copy()
-    settled = ~in_doubt(faces, classes) if reader else np.ones(len(crops), bool)
-    while (wanted := np.flatnonzero(_contenders(candidates, probabilities, settled, classes) & ~settled)).size:
-        probabilities[wanted] = reader.applied(faces[wanted], [crops[i] for i in wanted], classes)
+    in one batch; where that leaves it unsettled (read again shifted by SHIFTS where doubtful: cuts fall a
+    little off the seams; then moved by its printed corner index where in doubt, `vision.index`), settled
+    only where it lies in a split that may be chosen (`_contenders`): the same reading as settling every
+    crop, for fewer reads."""
+    crops, model = list(candidates.crops), classifier()
+    first = model.face_probabilities(crops)
+    reader = model.index_reader
+    probabilities = first.copy()
+    settled = ~(model.doubtful(first) | (in_doubt(first, model.classes) if reader else False))
+    while (wanted := np.flatnonzero(_contenders(candidates, probabilities, settled, model.classes) & ~settled)).size:
+        rows = model.reshifted(first[wanted], [crops[i] for i in wanted], SHIFTS)
+        probabilities[wanted] = reader.applied(rows, [crops[i] for i in wanted], model.classes) if reader else rows
         settled[wanted] = True
     return probabilities[list(candidates.slots)]
 
@@ -257,7 +258,7 @@ def _to_settle(splits: list[tuple[int, float, float | None, slice]]) -> list[tup
 def _best_case(score: float, rows: np.ndarray, open_: np.ndarray, read: np.ndarray, classes: tuple[str, ...]) -> float:
     """The most a split's `_split_score` can become once its ``open_`` crops are settled: each of them,
     and each end crop read as no tile (`_backs_at_ends` may take it for a face-down tile), as sure as can
-    be of a face (a crop in doubt reads a suit tile first, and the index may leave it likelier no tile, never
+    be of a face (an unsettled crop reads a face first, and settling it may leave it likelier no tile, never
     the other way: the straddling crops only grow)."""
     bound = open_.copy()
     if "none" in classes:
