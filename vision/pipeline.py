@@ -434,7 +434,8 @@ def _backs_at_ends(rows: np.ndarray, crops: list[np.ndarray], classes: tuple[str
         return rows
     best = rows.argmax(axis=1)
     none = classes.index("none")
-    if np.isin(best[1:-1], [none, classes.index("back")]).all():  # no face between them: no kong's middle
+    inner = best[1:-1]
+    if ((inner == none) | (inner == classes.index("back"))).all():  # no face between them: no kong's middle
         return rows
     read = rows.copy()
     for k in {0, len(rows) - 1} & set(np.flatnonzero(best == none)):
@@ -447,7 +448,7 @@ def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> fl
     """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity,
     less INNER_NONE per share of crops inside the run read as no tile, less the sideways prior (more
     where the table does not show above the lying tile)."""
-    flat = FLAT_TOP * float(np.clip(1 - split.step / STEP_CLEAR, 0, 1)) if split.count > 1 else 0.0
+    flat = FLAT_TOP * min(max(1 - split.step / STEP_CLEAR, 0.0), 1.0) if split.count > 1 else 0.0
     prior = -(LYING_PRIOR + flat) if split.lying is not None else 0.0
     inner = rows[1:-1].argmax(axis=1) == classes.index("none") if "none" in classes else np.zeros(0, bool)
     straddling = INNER_NONE * float(inner.sum()) / len(rows)
