@@ -10,7 +10,7 @@ import pytest
 from vision.io import load
 from vision.backs import Place, backs_possible, end_caps, flat_share, lower_edge, stands_out
 from vision.facemask import _locally_white, _unlike_table, _unpatterned, face_mask, outer_ring
-from vision.segment import (FACE_SIZE, Run, Split, _reading_order, _sized_alike, face_share, find_runs, leaning_seams,
+from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _reading_order, _sized_alike, face_share, find_runs, leaning_seams,
                             photo_tile_height, rectify, splits, strip, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
@@ -176,6 +176,23 @@ def test_a_run_as_high_as_the_photos_tiles_is_two_standing_tiles_not_one_lying()
     assert any(split.count == 1 and split.lying == 0 for split in splits(grey, pair))  # the photo's tiles unknown
     assert not any(split.lying is not None for split in splits(grey, pair, height))
     assert any(split.count == 1 and split.lying == 0 for split in splits(grey, lying, height))
+
+
+def test_two_faces_touching_are_never_one_standing_tile_and_one_face_alone_is():
+    """Two bonus tiles laid apart, of a set the classifier knows badly, read as one tile as surely as
+    as two: a run about 1.4 times as wide as high is no single standing face (LONE_WIDEST)."""
+    felt = _felt_with_a_row()
+    cv2.rectangle(felt, (540, 200), (629, 264), (238, 236, 230), -1)  # two faces 45 wide touching
+    cv2.line(felt, (585, 200), (585, 264), (200, 200, 195), 1)
+    cv2.rectangle(felt, (650, 200), (697, 264), (238, 236, 230), -1)  # one face 48 wide
+    grey = cv2.cvtColor(felt, cv2.COLOR_RGB2GRAY)
+    runs = find_runs(felt)
+    height = photo_tile_height([run.corners for run in runs])
+    pair, alone = runs[1], runs[2]
+    assert 1.3 < pair.length / pair.height < LONE_WIDEST * 1.2 and alone.length < pair.length / 1.5
+    assert {split.count for split in splits(grey, pair, height) if split.lying is None} >= {2}
+    assert not any(split.count == 1 and split.lying is None for split in splits(grey, pair, height))
+    assert any(split.count == 1 and split.lying is None for split in splits(grey, alone, height))
 
 
 def test_a_lone_tile_lying_seen_from_low_is_one_lying_tile_though_nearly_twice_as_wide_as_high():

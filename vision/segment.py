@@ -26,6 +26,9 @@ from vision.facemask import MIN_AREA, clean_kernel, face_and_cloth, opened
 
 STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
+LONE_WIDEST = 1.25  # a run wider than this (a share of its height) is not one standing tile: an upright face
+# seen at 45 degrees is about 1.06 times as wide as high, two side by side at least 1.2 (two bonus tiles laid apart,
+# of a set the classifier knows badly, read as one)
 CLOTH_GAP = (0.6, 0.2)  # a run on such a cloth is cut where columns (of its middle 80%) are at least this share
 # cloth (`facemask._cloth`), over this share of its height across at least: a gap between two groups the closings bridged
 LOW_ROWS = 0.65  # a blob cut into rows each lower than this share of the photo's tile height ...
@@ -578,8 +581,9 @@ def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tup
     lean, profile = leaning_seams(straight)
     run = replace(run, face=face_share(straight), lean=lean)
     width = len(profile)
-    counts = range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
-                   max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
+    counts = [count for count in range(max(1, round(width / (ASPECTS[1] * STRIP_HEIGHT))),
+                                       max(1, round(width / (ASPECTS[0] * STRIP_HEIGHT))) + 1)
+              if count > 1 or width <= LONE_WIDEST * STRIP_HEIGHT]
     found = sorted((_split(run, profile, count) for count in counts), key=lambda s: -s.seam)[:HYPOTHESES]
     pitch = tile_pitch(straight)
     repeats = round(width / pitch) if pitch else None
