@@ -527,6 +527,23 @@ def test_a_kong_with_a_tile_lying_sideways_is_not_cut_as_standing_tiles():
     assert _split_score(flat, read, classes) == pytest.approx(_split_score(lying, read, classes) - FLAT_TOP)
 
 
+def test_three_tiles_read_as_two_shaped_unlike_the_photos_tiles_give_way_to_three():
+    """Three 6s of a set the classifier reads fairly surely cut as two tiles a half wider than the photo's
+    read nearly as surely as cut as three; the two's misfit settles it."""
+    from vision.pipeline import MISFIT_WEIGHT, _split_score, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+    run = Run(((0, 0), (134, 0), (134, 64), (0, 64)), 0, 0)
+    two = Split(run, (0.0, 0.53, 1.0), -0.002, misfit=0.22)
+    three = Split(run, (0.0, 0.33, 0.66, 1.0), 0.002)
+    as_two, as_three = _rows(classes, {"6s": 0.71}, {"6s": 0.84}), _rows(classes, {"6s": 0.78}, {"6s": 0.74}, {"6s": 0.68})
+    assert _split_score(replace(two, misfit=0.0), as_two, classes) > _split_score(three, as_three, classes)
+    assert _split_score(two, as_two, classes) < _split_score(three, as_three, classes)
+    assert _split_score(two, as_two, classes) == pytest.approx(
+        _split_score(replace(two, misfit=0.0), as_two, classes) - MISFIT_WEIGHT * 0.22)
+
+
 def test_a_run_laid_apart_is_read_as_a_set():
     # 11 concealed tiles, then an exposed run 2s 2s ? whose last tile is in doubt: 3s and 2s both
     # complete the hand, but only 2s 2s 2s is a set, as a run laid apart must be.

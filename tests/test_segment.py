@@ -11,7 +11,7 @@ from vision.io import load
 from vision.backs import Place, backs_possible, end_caps, flat_share, lower_edge, stands_out
 from vision.facemask import _locally_white, _unlike_table, _unpatterned, face_mask, outer_ring
 from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _reading_order, _sized_alike, face_share, find_runs, leaning_seams,
-                            photo_tile_height, rectify, splits, strip, tile_pitch)
+                            photo_tile_aspect, photo_tile_height, rectify, splits, strip, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -193,6 +193,23 @@ def test_two_faces_touching_are_never_one_standing_tile_and_one_face_alone_is():
     assert {split.count for split in splits(grey, pair, height) if split.lying is None} >= {2}
     assert not any(split.count == 1 and split.lying is None for split in splits(grey, pair, height))
     assert any(split.count == 1 and split.lying is None for split in splits(grey, alone, height))
+
+
+def test_readings_whose_tiles_are_shaped_unlike_the_photos_are_misfits():
+    """The photo's tiles are as wide as its longest row repeats: a run of three faces touching read as two
+    tiles is half as wide again per tile, a misfit; read as three it is not."""
+    felt = _felt_with_rows((120, range(60, 460, 50)), (300, range(100, 241, 47)))
+    for left in (147, 194):
+        cv2.line(felt, (left, 300), (left, 364), (200, 200, 195), 1)
+    grey = cv2.cvtColor(felt, cv2.COLOR_RGB2GRAY)
+    runs = find_runs(felt)
+    aspect = photo_tile_aspect(grey, runs)
+    assert aspect == pytest.approx(50 / 65, abs=0.05)
+    three = max(runs, key=lambda run: run.row)
+    misfits = {split.count: split.misfit for split in splits(grey, three, photo_tile_height([r.corners for r in runs]), aspect)
+               if split.lying is None}
+    assert misfits[3] == 0.0 and misfits.get(2, 1.0) > 0.15
+    assert all(split.misfit == 0.0 for split in splits(grey, three))  # the photo's tiles unknown
 
 
 def test_a_lone_tile_lying_seen_from_low_is_one_lying_tile_though_nearly_twice_as_wide_as_high():

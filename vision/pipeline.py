@@ -22,7 +22,7 @@ from vision.index import in_doubt
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
-from vision.segment import Quad, Run, Split, find_runs, photo_tile_height, rectify, splits
+from vision.segment import Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
 from vision.surface import on_table
 from vision.way_up import WayUpReader
 
@@ -35,6 +35,7 @@ LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (th
 FLAT_TOP = 0.5  # ... and this much more when the table does not show above its lying tile (`Split.step` 0),
 STEP_CLEAR = 0.15  # ... nothing more from this step on, a share of it in between
 SEAM_WEIGHT = 0.5  # how much a clear seam counts beside the classifier when choosing a split
+MISFIT_WEIGHT = 1.0  # log-probability a split gives up per unit of its tiles' `Split.misfit` (shaped unlike the photo's)
 INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that lie inside the run and read
 # as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
 # sideways is cut as standing ones)
@@ -178,8 +179,8 @@ def preprocess(image: Source) -> Candidates:
     runs = find_runs(small)
     caps = [end_caps(run) for run in runs]
     checks = tuple(_cap_checks(run, flags) for run, flags in zip(runs, backs_possible(small, caps)))
-    height = photo_tile_height([run.corners for run in runs])
-    per_run = tuple(splits(grey, run, height)
+    height, aspect = photo_tile_height([run.corners for run in runs]), photo_tile_aspect(grey, runs)
+    per_run = tuple(splits(grey, run, height, aspect)
                     + tuple(cap for cap, check in zip(pair, run_checks) if check is not CapCheck.SKIP)
                     for run, pair, run_checks in zip(runs, caps, checks))
     quads = [quad for hypotheses in per_run for split in hypotheses for quad in split.quads(scale)]
@@ -447,12 +448,14 @@ def _backs_at_ends(rows: np.ndarray, crops: list[np.ndarray], classes: tuple[str
 def _split_score(split: Split, rows: np.ndarray, classes: tuple[str, ...]) -> float:
     """Mean log-probability that each crop is some tile face (not `none`), plus the seam clarity,
     less INNER_NONE per share of crops inside the run read as no tile, less the sideways prior (more
-    where the table does not show above the lying tile)."""
+    where the table does not show above the lying tile), less MISFIT_WEIGHT per unit of `Split.misfit`
+    (standing tiles shaped unlike the photo's: three tiles cut as two wider ones)."""
     flat = FLAT_TOP * min(max(1 - split.step / STEP_CLEAR, 0.0), 1.0) if split.count > 1 else 0.0
     prior = -(LYING_PRIOR + flat) if split.lying is not None else 0.0
     inner = rows[1:-1].argmax(axis=1) == classes.index("none") if "none" in classes else np.zeros(0, bool)
     straddling = INNER_NONE * float(inner.sum()) / len(rows)
-    return float(np.mean(_face_terms(rows, classes))) + SEAM_WEIGHT * split.seam + prior - straddling
+    return (float(np.mean(_face_terms(rows, classes))) + SEAM_WEIGHT * split.seam + prior - straddling
+            - MISFIT_WEIGHT * split.misfit)
 
 
 def _face_terms(rows: np.ndarray, classes: tuple[str, ...]) -> np.ndarray:

@@ -26,9 +26,10 @@ from vision.facemask import MIN_AREA, clean_kernel, face_and_cloth, opened
 
 STRIP_HEIGHT = 64  # pixels: runs are straightened to this height to find seams
 ASPECTS = (0.6, 1.0)  # face width / height of an upright tile, loosest plausible
-LONE_WIDEST = 1.25  # a run wider than this (a share of its height) is not one standing tile: an upright face
-# seen at 45 degrees is about 1.06 times as wide as high, two side by side at least 1.2 (two bonus tiles laid apart,
-# of a set the classifier knows badly, read as one)
+ASPECT_SLACK = 0.15  # a reading's standing tiles may be this much wider or narrower than the photo's (log) unmarked
+LONE_WIDEST = 1.25  # a run wider than this (a share of its height) is not one standing tile: a face seen at 45
+# degrees is up to about 1.15 times as wide as high (session 8), two upright side by side mostly 1.3-1.5 (two bonus
+# tiles laid apart, of a set the classifier knows badly, were read as one)
 CLOTH_GAP = (0.6, 0.2)  # a run on such a cloth is cut where columns (of its middle 80%) are at least this share
 # cloth (`facemask._cloth`), over this share of its height across at least: a gap between two groups the closings bridged
 LOW_ROWS = 0.65  # a blob cut into rows each lower than this share of the photo's tile height ...
@@ -121,6 +122,7 @@ class Split:
     step: float = 0.0  # how much darker the band above the lying tile is than above the standing ones
     # (a share of the faces' brightness: a tile turned a quarter is lower, the table shows above it)
     top: float | None = None  # where the lying tile's face begins, a share of the run's height (None: unseen)
+    misfit: float = 0.0  # how far its standing tiles' width / height is from the photo's (log, beyond ASPECT_SLACK)
 
     @property
     def count(self) -> int:
@@ -571,12 +573,14 @@ def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
     return np.partition(values, k, axis=0)[k].astype(np.float32)
 
 
-def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tuple[Split, ...]:
+def splits(image: np.ndarray, run: Run, tile_height: float | None = None,
+           tile_aspect: float | None = None) -> tuple[Split, ...]:
     """The HYPOTHESES most seam-like ways to cut the run into tiles, best first, then the count its
     repeat length gives (if not among them), the tiles narrowing along a long run (`_narrowing`),
     the repeat in step with the faces (`_periodic`; each unless it cuts as one before it does), the
     frame-cut split and the lying-tile splits (the photo's
-    `photo_tile_height`, where given, tells whether the run is low enough to be one lying tile)."""
+    `photo_tile_height`, where given, tells whether the run is low enough to be one lying tile). Given
+    the photo's `photo_tile_aspect`, each standing reading says how far its tiles' shape is from it (`misfit`)."""
     straight = strip(image, run)
     lean, profile = leaning_seams(straight)
     run = replace(run, face=face_share(straight), lean=lean)
@@ -600,7 +604,23 @@ def splits(image: np.ndarray, run: Run, tile_height: float | None = None) -> tup
     framed = _framed(profile, whole, _cut_by_frame(run.corners, image.shape[1], 0), CUT_SPREAD)
     if framed:  # tiles cut by the photo's left or right edge at the run's ends
         found.append(Split(run, tuple(cut / width for cut in framed[1]), framed[0]))
+    if tile_aspect:
+        found = [replace(split, misfit=_misfit(width / split.count / STRIP_HEIGHT, tile_aspect)) for split in found]
     return tuple(found) + _lying_splits(run, profile, straight, tile_height)
+
+
+def _misfit(aspect: float, tile_aspect: float) -> float:
+    """How far a tile's width / height is from the photo's: the log of their ratio, less ASPECT_SLACK."""
+    return max(0.0, abs(float(np.log(aspect / tile_aspect))) - ASPECT_SLACK)
+
+
+def photo_tile_aspect(image: np.ndarray, runs: Sequence[Run]) -> float | None:
+    """The photo's tile width / height: its longest run's repeat length (`tile_pitch`) over its height,
+    or None where that run shows no repeat (the photo's tiles are all of one set, seen alike)."""
+    if not runs:
+        return None
+    pitch = tile_pitch(strip(image, max(runs, key=lambda run: run.length)))
+    return pitch / STRIP_HEIGHT if pitch else None
 
 
 def _narrowing(grey_strip: np.ndarray, pitch: float | None) -> tuple[int, float] | None:
