@@ -470,6 +470,12 @@ def test_a_reading_that_is_no_hand_keeps_its_end_crops_or_takes_another_tile_cou
     assert read(scored(-0.2, *sure, cut)) == hand  # dropped: the rest is a hand
 
 
+def test_a_photo_of_bare_table_reads_no_tiles(recognize):
+    """No run, no crop: nothing to settle, nothing read (the page then says no tiles were found)."""
+    reading = recognize(np.full((300, 400, 3), (40, 110, 60), np.uint8))
+    assert reading.tiles == () and reading.hand == ""
+
+
 @pytest.mark.parametrize("name", ["row_white.jpg", "row_beige_glare.jpg"])
 def test_crops_are_settled_only_in_splits_that_may_be_chosen_and_the_reading_is_the_same(monkeypatch, name):
     from vision import pipeline

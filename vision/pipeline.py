@@ -225,7 +225,7 @@ def _contenders(candidates: Candidates, probabilities: np.ndarray, settled: np.n
     read so far; else each split whose `_split_score` could reach (`_best_case`) both the best settled
     split of its count and the run's best settled split less RECOUNT (of a count with no settled split,
     the likeliest of those as read so far)."""
-    slots = np.asarray(candidates.slots)
+    slots = np.asarray(candidates.slots, dtype=int)
     read, final = probabilities[slots], settled[slots]  # per quad of every split
     wanted = np.zeros(len(settled), bool)
     for splits_slots in _scored_slots(candidates):
