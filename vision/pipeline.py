@@ -211,8 +211,9 @@ def infer(candidates: Candidates) -> np.ndarray:
     probabilities = first.copy()
     settled = ~(model.doubtful(first) | (in_doubt(first, model.classes) if reader else False))
     while (wanted := np.flatnonzero(_contenders(candidates, probabilities, settled, model.classes) & ~settled)).size:
-        rows = model.reshifted(first[wanted], [crops[i] for i in wanted], SHIFTS)
-        probabilities[wanted] = reader.applied(rows, [crops[i] for i in wanted], model.classes) if reader else rows
+        chosen = [crops[i] for i in wanted]
+        rows = model.reshifted(first[wanted], chosen, SHIFTS)
+        probabilities[wanted] = reader.applied(rows, chosen, model.classes) if reader else rows
         settled[wanted] = True
     return probabilities[list(candidates.slots)]
 
@@ -228,10 +229,9 @@ def _contenders(candidates: Candidates, probabilities: np.ndarray, settled: np.n
     slots = np.asarray(candidates.slots, dtype=int)
     read, final = probabilities[slots], settled[slots]  # per quad of every split
     wanted = np.zeros(len(settled), bool)
-    for splits_slots in _scored_slots(candidates):
+    for placed, checks in zip(_placed_rows(candidates, read, classes), candidates.caps):
         splits = []  # (count, score, the most it may become or None where settled, place)
-        for split, place in splits_slots:
-            rows = _backs_at_ends(read[place], [candidates.crops[i] for i in slots[place]], classes)
+        for split, place, rows, _ in placed[:len(placed) - sum(check is not CapCheck.SKIP for check in checks)]:
             score, open_ = _split_score(split, rows, classes), ~final[place]
             best = _best_case(score, rows, open_, read[place], classes) if open_.any() else None
             splits.append((split.count, score, best, place))
@@ -305,11 +305,8 @@ def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tu
     """Each run's splits scored (`_split_score`; face-down tiles at their ends, `_backs_at_ends`), best
     first, and its end caps."""
     runs = []
-    for splits_slots, checks in zip(_split_slots(candidates), candidates.caps):
-        read = []
-        for split, place in splits_slots:
-            crops = [candidates.crops[i] for i in candidates.slots[place]]
-            read.append((split, _backs_at_ends(probabilities[place], crops, classes), crops[0]))
+    for placed, checks in zip(_placed_rows(candidates, probabilities, classes), candidates.caps):
+        read = [(split, rows, crop) for split, _, rows, crop in placed]
         trailing = read.pop() if checks[1] is not CapCheck.SKIP else None
         leading = read.pop() if checks[0] is not CapCheck.SKIP else None
         scored = ((_split_score(split, rows, classes), split, rows) for split, rows, _ in read)
@@ -317,22 +314,21 @@ def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tu
     return runs
 
 
-def _split_slots(candidates: Candidates) -> list[list[tuple[Split, slice]]]:
-    """Per run: each of its splits, then its checked end caps, with the place of its quads in `slots`."""
+def _placed_rows(candidates: Candidates, probabilities: np.ndarray,
+                 classes: tuple[str, ...]) -> list[list[tuple[Split, slice, np.ndarray, np.ndarray]]]:
+    """Per run: each of its splits, then its checked end caps, with the place of its quads in `slots`,
+    their rows of ``probabilities`` (one per quad) with face-down tiles at their ends (`_backs_at_ends`),
+    and its first crop."""
     runs, start = [], 0
     for hypotheses in candidates.splits:
         placed = []
         for split in hypotheses:
-            placed.append((split, slice(start, start + split.count)))
+            place = slice(start, start + split.count)
+            crops = [candidates.crops[i] for i in candidates.slots[place]]
+            placed.append((split, place, _backs_at_ends(probabilities[place], crops, classes), crops[0]))
             start += split.count
         runs.append(placed)
     return runs
-
-
-def _scored_slots(candidates: Candidates) -> list[list[tuple[Split, list[int]]]]:
-    """`_split_slots` without the end caps: the splits a run is read by."""
-    return [splits_slots[:len(splits_slots) - sum(check is not CapCheck.SKIP for check in checks)]
-            for splits_slots, checks in zip(_split_slots(candidates), candidates.caps)]
 
 
 def _chosen(runs: list[RunReading], picks: tuple[int, ...], classes: tuple[str, ...]) -> list[tuple[Split, np.ndarray]]:
