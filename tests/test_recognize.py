@@ -407,6 +407,20 @@ def test_decoding_completes_the_hand_with_a_second_choice():
     assert not any(reading.changed[:-1])
 
 
+def test_a_set_laid_out_in_rows_is_not_made_a_hand_of_a_size_no_rule_set_scores():
+    from scoring.rulesets import RULESETS
+    from vision.decode import HAND_SIZES
+
+    assert HAND_SIZES == {ruleset.tile_count: (ruleset.tile_count - 2) // 3 for ruleset in RULESETS.values()}
+    assert HAND_SIZES == {14: 4}  # MCR only: no 16-tile rule set is registered yet
+    bamboos = _codes("123456789s") * 2  # two rows of a set's nine bamboos: 18 tiles
+    options = [_options((code, 0.99), ("1p", 0.01)) for code in bamboos]
+    options[7] = _options(("8s", 0.6), ("6s", 0.35), ("9s", 0.05))
+    options[9] = _options(("1s", 0.6), ("2f", 0.35), ("1f", 0.05))  # a bird that looks a little like a flower
+    reading = decode(options, [(0, 0)] * 9 + [(1, 0)] * 9)
+    assert list(reading.codes) == bamboos and not any(reading.changed)  # 6s and 2f would make a 17-tile hand
+
+
 def test_decoding_reaches_a_face_the_classifier_ranks_low():
     from vision.pipeline import _tiles, classifier
     from vision.segment import Run, Split

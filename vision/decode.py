@@ -1,8 +1,10 @@
 """Hand-aware decoding: the most probable reading of the tiles that a hand can be.
 
 A hand holds at most four of a tile and one of each bonus tile, and a photo of
-14 (or, with kongs, up to 18; 17 in 16-tile rule sets) playing tiles shows a
-complete winning shape. The alternatives of the least confident tiles are
+as many playing tiles as a hand holds in a rule set the app scores (14, or with
+kongs up to 18; 17 once a 16-tile rule set is registered) shows a complete
+winning shape. A count no rule set scores is no hand: two rows of a set's nine
+bamboos are not read as a 17-tile hand while every rule set scores 14 tiles. The alternatives of the least confident tiles are
 searched in order of joint log-probability and the first valid reading wins.
 A bonus tile's name bears on nothing but the other bonus tiles' (one of each):
 the tiles read as bonus tiles are given their likeliest distinct names first,
@@ -42,6 +44,7 @@ from typing import Callable, Hashable, Sequence
 
 from scoring.decompose import decompose
 from scoring.hand import Hand, HandError, Meld, SetKind, meld_of
+from scoring.rulesets import RULESETS
 from scoring.tiles import PLAYING_TILES, Tile, format_tiles
 
 SURE = 0.95  # tiles read at least this confidently are never changed
@@ -55,7 +58,8 @@ CROSS_RATIO = 160.0  # a reading that changes a tile's kind must complete the ha
 # probable than the best valid reading that changes none (20 until session 33, 40 until session 39)
 BONUS_APART = 10.0  # a tile set aside (a run of one or two beside a row of more than four) is this much likelier
 # a bonus tile: flowers and seasons are laid aside as they are drawn
-HAND_SIZES = {14: 4, 17: 5}  # tile count (kongs as three) -> sets in a winning hand
+HAND_SIZES = {ruleset.tile_count: (ruleset.tile_count - 2) // 3 for ruleset in RULESETS.values()}
+# tile count (kongs as three) -> sets in a winning hand, for every rule set the app scores
 NOT_FACES = frozenset({"back", "none"})
 _PLAYING = {str(tile): tile for tile in PLAYING_TILES}  # a playing tile's code: the tile (a search's hot path)
 KONG_BACKS = frozenset({(True, False, False, True), (False, True, True, False), (True,) * 4})  # a concealed kong's
