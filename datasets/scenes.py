@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -196,12 +197,51 @@ def _meld_pair(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, s
             return (code, code)
 
 
-def make_specs(count: int, seed: int = 2026) -> list[SceneSpec]:
-    """`count` scene specs from one master seed."""
+def random_set(rng: np.random.Generator) -> tuple[Row, ...]:
+    """Tiles of a set laid out in rows, as photos of a set show them (not a hand): a suit's nine (or a
+    run of them), the winds and dragons (maybe two bonus tiles after), bonus tiles, two to four rows
+    of one suit, a grid of tiles drawn at random (a row each), or two suits' rows with an honour or
+    two laid apart."""
+    suit = "mps"[int(rng.integers(3))]
+    nine = [f"{rank}{suit}" for rank in range(1, 10)]
+    kind = int(rng.integers(6))
+    if kind == 0:
+        rows = [[nine[int(rng.integers(3)):int(rng.integers(7, 10))]]]
+    elif kind == 1:
+        bonus = [f"{int(f) + 1}f" for f in rng.choice(8, size=2, replace=False)] if rng.random() < 0.5 else []
+        rows = [[[f"{rank}z" for rank in (1, 2, 3, 4, 7, 6, 5)] + bonus]]
+    elif kind == 2:
+        rows = [[[f"{int(f) + 1}f" for f in rng.permutation(8)[:int(rng.integers(4, 9))]]]]
+    elif kind == 3:
+        rows = [[nine] for _ in range(int(rng.integers(2, 5)))]
+    elif kind == 4:
+        counts: dict[str, int] = {}
+        rows = [[_drawn(rng, counts, int(rng.integers(2, 6)))] for _ in range(int(rng.integers(2, 6)))]
+    else:
+        other = [f"{rank}{'mps'.replace(suit, '')[int(rng.integers(2))]}" for rank in range(1, 10)]
+        honours = [f"{int(rank) + 1}z" for rank in rng.choice(7, size=int(rng.integers(1, 3)), replace=False)]
+        rows = [[nine], [other[:int(rng.integers(5, 10))], honours]]
+    return tuple(tuple(tuple(Placed(code) for code in group) for group in row) for row in rows)
+
+
+def _drawn(rng: np.random.Generator, counts: dict[str, int], size: int) -> list[str]:
+    """``size`` playing tiles drawn at random, at most four of each (``counts`` so far)."""
+    drawn: list[str] = []
+    while len(drawn) < size:
+        code = (SUITED + HONOURS)[int(rng.integers(34))]
+        if counts.get(code, 0) < 4:
+            counts[code] = counts.get(code, 0) + 1
+            drawn.append(code)
+    return drawn
+
+
+def make_specs(count: int, seed: int = 2026,
+               layout: Callable[[np.random.Generator], tuple[Row, ...]] = random_hand) -> list[SceneSpec]:
+    """`count` scene specs from one master seed, laid out by `layout` (a hand; `random_set`: a set)."""
     specs = []
     for index in range(count):
         rng = np.random.default_rng([seed, index])
-        specs.append(SceneSpec(seed * 1000 + index, random_hand(rng),
+        specs.append(SceneSpec(seed * 1000 + index, layout(rng),
                                tuple(BODIES)[index % len(BODIES)],
                                tuple(BACKGROUNDS)[int(rng.integers(len(BACKGROUNDS)))]))
     return specs

@@ -154,6 +154,23 @@ def test_a_scene_knows_its_hand_with_claimed_sets_and_concealed_kongs():
     assert spec.hand == "333s 66z [222p] (5555s) [456m] 3f"
 
 
+def test_development_scenes_of_sets_lay_out_what_a_set_holds_in_rows():
+    from collections import Counter
+
+    from benchmarks.recognition import SETS_COUNT, SETS_SEED, scene_specs
+
+    specs, boxes = scene_specs(None, sets=True)
+    assert len(specs) == SETS_COUNT and specs[0].seed == SETS_SEED * 1000 and set(boxes) == {s.seed for s in specs}
+    assert [s.rows for s in scene_specs(20, sets=True)[0]] == [s.rows for s in specs[:20]]  # seeded
+    rows = [tuple(c for row in s.labels for c in row) for s in specs]
+    assert all(n <= (1 if code.endswith("f") else 4) for codes in rows for code, n in Counter(codes).items())
+    laid_out = {tuple(" ".join(row) for row in s.labels) for s in specs}
+    assert ("1s 2s 3s 4s 5s 6s 7s 8s 9s",) * 4 in laid_out  # four rows of one suit's nine
+    assert any(row[0].startswith("1z 2z 3z 4z 7z 6z 5z") for row in laid_out)  # the winds, then the dragons
+    assert any(all(code.endswith("f") for code in codes) for codes in rows)  # bonus tiles alone
+    assert max(len(s.rows) for s in specs) == 5 and any(len(s.rows[-1]) == 2 for s in specs)  # grids; honours apart
+
+
 def test_the_suggested_hand_must_bracket_what_the_scene_lays_apart():
     hand = "789p 333s 66z [222p] [456m] 3f"
     codes = tuple("7p 8p 9p 3s 3s 3s 6z 6z 2p 2p 2p 4m 5m 6m 3f".split())
