@@ -18,7 +18,8 @@ JPEG, the readers taking turns (15 reads each). mahjong-detector knows only the
 34 riichi classes: bonus tiles and backs count as `?` for it. Its detections
 are put in reading order (rows by y, then x) before scoring.
 
-    nice -n 10 /work/venvs/bench/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
+    .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
+    nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
         [--mistakes] [--dev [--table white-cloth]] [--sets] [--camera] [--light] [--surround] [--speed]   (--dev:
         development scenes from another seed, ours only; tune there; --table puts them all on one light table;
         --sets: development scenes of tile sets laid out in rows, not hands (as the real photos show), ours only,
