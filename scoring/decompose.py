@@ -565,9 +565,14 @@ def decompose(hand: Hand, *, knitted: bool = False, sets: int = 4) -> tuple[Arra
     return tuple([arrangement for layout in layouts for arrangement in _placements(layout, hand.win, waits)])
 
 
+def sets_in(tile_count: int) -> int:
+    """How many sets a winning hand of ``tile_count`` tiles (kongs counting three) holds beside its pair."""
+    return (tile_count - 2) // 3
+
+
 def arrange(hand: Hand, *, tile_count: int = 14, knitted: bool = False) -> tuple[Arrangement, ...]:
     """Validate and decompose; IncompleteHandError (with its waits) when not a winning hand."""
-    sets = (tile_count - 2) // 3
+    sets = sets_in(tile_count)
     if hand.tile_count == tile_count - 1:
         waiting = waiting_tiles(hand.standing, hand.melds, knitted=knitted, sets=sets)
         raise IncompleteHandError(

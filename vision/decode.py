@@ -4,8 +4,9 @@ A hand holds at most four of a tile and one of each bonus tile, and a photo of
 as many playing tiles as a hand holds in a rule set the app scores (14, or with
 kongs up to 18; 17 once a 16-tile rule set is registered) shows a complete
 winning shape. A count no rule set scores is no hand: two rows of a set's nine
-bamboos are not read as a 17-tile hand while every rule set scores 14 tiles. The alternatives of the least confident tiles are
-searched in order of joint log-probability and the first valid reading wins.
+bamboos are not read as a 17-tile hand while every rule set scores 14 tiles.
+The alternatives of the least confident tiles are searched in order of joint
+log-probability and the first valid reading wins.
 A bonus tile's name bears on nothing but the other bonus tiles' (one of each):
 the tiles read as bonus tiles are given their likeliest distinct names first,
 so that the search spends its readings and open places on the playing tiles
@@ -42,7 +43,7 @@ from itertools import combinations, permutations
 from math import log, prod
 from typing import Callable, Hashable, Sequence
 
-from scoring.decompose import decompose
+from scoring.decompose import decompose, sets_in
 from scoring.hand import Hand, HandError, Meld, SetKind, meld_of
 from scoring.rulesets import RULESETS
 from scoring.tiles import PLAYING_TILES, Tile, format_tiles
@@ -58,7 +59,7 @@ CROSS_RATIO = 160.0  # a reading that changes a tile's kind must complete the ha
 # probable than the best valid reading that changes none (20 until session 33, 40 until session 39)
 BONUS_APART = 10.0  # a tile set aside (a run of one or two beside a row of more than four) is this much likelier
 # a bonus tile: flowers and seasons are laid aside as they are drawn
-HAND_SIZES = {ruleset.tile_count: (ruleset.tile_count - 2) // 3 for ruleset in RULESETS.values()}
+HAND_SIZES = {ruleset.tile_count: sets_in(ruleset.tile_count) for ruleset in RULESETS.values()}
 # tile count (kongs as three) -> sets in a winning hand, for every rule set the app scores
 NOT_FACES = frozenset({"back", "none"})
 _PLAYING = {str(tile): tile for tile in PLAYING_TILES}  # a playing tile's code: the tile (a search's hot path)
