@@ -294,13 +294,13 @@ def scene_specs(count: int | None, dev: bool = False, table: str | None = None,
     with `dev` of `count` development scenes drawn the same way from another master seed (all on
     `table`, if given), or with `sets` of `count` development scenes of tile sets laid out in rows
     (`random_set`): for tuning, never reported."""
+    if not (sets or dev):
+        return load_specs()[:count], load_boxes()
     if sets:
         specs = make_specs(count or SETS_COUNT, SETS_SEED, random_set)
-        return specs, {spec.seed: tile_boxes(spec) for spec in specs}
-    if dev:
+    else:
         specs = [replace(spec, background=table or spec.background) for spec in make_specs(count or 60, DEV_SEED)]
-        return specs, {spec.seed: tile_boxes(spec) for spec in specs}
-    return load_specs()[:count], load_boxes()
+    return specs, {spec.seed: tile_boxes(spec) for spec in specs}
 
 
 def scene_samples(count: int | None, dev: bool = False, table: str | None = None,
