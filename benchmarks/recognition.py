@@ -20,10 +20,11 @@ are put in reading order (rows by y, then x) before scoring.
 
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]] [--sets] [--camera] [--light] [--surround] [--speed]   (--dev:
-        development scenes from another seed, ours only; tune there; --table puts them all on one light table;
-        --sets: development scenes of tile sets laid out in rows, not hands (as the real photos show), ours only,
-        where decoding should change next to nothing; --camera:
+        [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--camera] [--light] [--surround]
+        [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table puts them all on
+        one light table; --sets: development scenes of tile sets laid out in rows, not hands (as the real photos
+        show), ours only, where decoding should change next to nothing; --flowers: development hands with three
+        or four bonus tiles laid apart together, ours only; --camera:
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
@@ -47,8 +48,8 @@ from PIL import Image
 from benchmarks.lighting import LIGHTS
 from benchmarks.surround import SURROUNDS, with_band
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
-from datasets.scenes import (LIGHT_TABLES, SceneSpec, cached, load_boxes, load_specs, make_specs, random_set,
-                             tile_boxes)
+from datasets.scenes import (LIGHT_TABLES, SceneSpec, cached, flowered_hand, load_boxes, load_specs, make_specs,
+                             random_set, tile_boxes)
 from scoring import IncompleteHandError, check
 from scoring.hand import Hand
 
@@ -58,6 +59,7 @@ SPEED_REPEATS = 15  # reads of the 12-megapixel photo per reader (their median i
 FRESH_LABELS = LABELS.with_name("real_photos_fresh.json")  # labelled later, never looked at while tuning
 DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_specs' default 2026
 SETS_SEED, SETS_COUNT = 9026, 160  # `--sets`: development scenes of tile sets laid out in rows, not hands
+FLOWERS_SEED, FLOWERS_COUNT = 11026, 120  # `--flowers`: development hands with three or four bonus tiles together
 FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a half photo's width of it around them
 CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in degrees) per view of each photo
     "turned": ((0.0, -20.0), (0.0, -8.0), (0.0, 8.0), (0.0, 20.0)),
@@ -288,27 +290,45 @@ def detector_truth(truth: Sequence[str]) -> tuple[str, ...]:
     return tuple(UNKNOWN if code == "back" or code.endswith("f") else code for code in truth)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Development scenes laid out otherwise than the evaluation scenes: the master seed, how many by
+    default, the layout, and whether they show a hand."""
+
+    seed: int
+    count: int
+    draw: Callable[[np.random.Generator], tuple]
+    hands: bool
+
+
+LAYOUTS = {"sets": Layout(SETS_SEED, SETS_COUNT, random_set, False),
+           "flowers": Layout(FLOWERS_SEED, FLOWERS_COUNT, flowered_hand, True)}
+
+
 def scene_specs(count: int | None, dev: bool = False, table: str | None = None,
-                sets: bool = False) -> tuple[list[SceneSpec], dict[int, list[list[list[int]]]]]:
+                layout: str | None = None) -> tuple[list[SceneSpec], dict[int, list[list[list[int]]]]]:
     """(specs, each seed's tile corners) of the committed evaluation scenes (the first `count`), or
     with `dev` of `count` development scenes drawn the same way from another master seed (all on
-    `table`, if given), or with `sets` of `count` development scenes of tile sets laid out in rows
-    (`random_set`): for tuning, never reported."""
-    if not (sets or dev):
-        return load_specs()[:count], load_boxes()
-    if sets:
-        specs = make_specs(count or SETS_COUNT, SETS_SEED, random_set)
-    else:
+    `table`, if given), or of `count` development scenes of one of the LAYOUTS (tile sets laid out in
+    rows, `random_set`; hands with three or four bonus tiles, `flowered_hand`): for tuning, never
+    reported."""
+    if layout:
+        drawn = LAYOUTS[layout]
+        specs = make_specs(count or drawn.count, drawn.seed, drawn.draw)
+    elif dev:
         specs = [replace(spec, background=table or spec.background) for spec in make_specs(count or 60, DEV_SEED)]
+    else:
+        return load_specs()[:count], load_boxes()
     return specs, {spec.seed: tile_boxes(spec) for spec in specs}
 
 
 def scene_samples(count: int | None, dev: bool = False, table: str | None = None,
-                  sets: bool = False) -> list[Sample]:
+                  layout: str | None = None) -> list[Sample]:
     """The scenes of `scene_specs` as samples (a set's scenes show no hand)."""
-    specs, boxes = scene_specs(count, dev, table, sets)
+    specs, boxes = scene_specs(count, dev, table, layout)
+    hands = not layout or LAYOUTS[layout].hands
     return [Sample(f"scene-{s.seed}", cached(s), tuple(c for row in s.labels for c in row),
-                   tuple(tuple(map(tuple, box)) for box in boxes[s.seed]), None if sets else s.hand)
+                   tuple(tuple(map(tuple, box)) for box in boxes[s.seed]), s.hand if hands else None)
             for s in specs]
 
 
@@ -520,6 +540,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sets", action="store_true",
                         help="only our reader on development scenes of tile sets laid out in rows, not hands "
                              f"(--scenes N, default {SETS_COUNT}): decoding should leave them as read")
+    parser.add_argument("--flowers", action="store_true",
+                        help="only our reader on development hands with three or four bonus tiles laid apart "
+                             f"together (--scenes N, default {FLOWERS_COUNT})")
     parser.add_argument("--camera", action="store_true",
                         help="only our reader on the tuned photos laid on felt, turned, seen at an angle, "
                              "sideways or upside down")
@@ -538,8 +561,9 @@ def _parts(args: argparse.Namespace, workdir: Path) -> dict[str, list[Sample]]:
         return {}
     if args.dev:
         return {args.table or "dev": scene_samples(args.scenes, dev=True, table=args.table)}
-    if args.sets:
-        return {"sets": scene_samples(args.scenes, sets=True)}
+    for layout in LAYOUTS:
+        if getattr(args, layout):
+            return {layout: scene_samples(args.scenes, layout=layout)}
     if args.camera:
         return camera_samples(workdir)
     if args.light:
@@ -599,7 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp)
         parts = _parts(args, workdir)
         big = big_photo(workdir)
-        readers = _readers(args.dev or args.sets or args.camera or args.light or args.surround, big)
+        readers = _readers(args.dev or args.sets or args.flowers or args.camera or args.light or args.surround, big)
         if parts:
             _accuracy(parts, readers, args.mistakes)
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "

@@ -189,6 +189,16 @@ def random_hand(rng: np.random.Generator) -> tuple[Row, ...]:
     return (tuple(groups),)
 
 
+def flowered_hand(rng: np.random.Generator) -> tuple[Row, ...]:
+    """A winning hand laid out as `random_hand` lays one, but with three or four bonus tiles laid apart
+    together at the end (a player who drew that many; `random_hand` lays out at most two)."""
+    rows = [tuple(group for group in row if not all(t.code.endswith("f") for t in group)) for row in random_hand(rng)]
+    bonus = rng.choice(8, size=int(rng.integers(3, 5)), replace=False)
+    rows = [row for row in rows if row]
+    rows[-1] += (tuple(Placed(f"{int(f) + 1}f") for f in sorted(bonus)),)
+    return tuple(rows)
+
+
 def _meld_pair(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, str]:
     while True:
         code = (SUITED + HONOURS)[int(rng.integers(34))]

@@ -159,9 +159,9 @@ def test_development_scenes_of_sets_lay_out_what_a_set_holds_in_rows():
 
     from benchmarks.recognition import SETS_COUNT, SETS_SEED, scene_specs
 
-    specs, boxes = scene_specs(None, sets=True)
+    specs, boxes = scene_specs(None, layout="sets")
     assert len(specs) == SETS_COUNT and specs[0].seed == SETS_SEED * 1000 and set(boxes) == {s.seed for s in specs}
-    assert [s.rows for s in scene_specs(20, sets=True)[0]] == [s.rows for s in specs[:20]]  # seeded
+    assert [s.rows for s in scene_specs(20, layout="sets")[0]] == [s.rows for s in specs[:20]]  # seeded
     rows = [tuple(c for row in s.labels for c in row) for s in specs]
     assert all(n <= (1 if code.endswith("f") else 4) for codes in rows for code, n in Counter(codes).items())
     laid_out = {tuple(" ".join(row) for row in s.labels) for s in specs}
@@ -245,3 +245,19 @@ def test_light_parts_cast_dim_shade_and_glare_a_photo():
     assert falloff(grey, 0.5, down=True)[0, 0, 0] == 200 and falloff(grey, 0.5, down=True)[-1, 0, 0] == 100
     assert glare(grey, 0.06, 0.9)[18, 80].min() == 255 and glare(grey, 0.06, 0.9)[0, 0].max() == 200
     assert all(light(grey).shape == grey.shape for light in LIGHTS.values())
+
+
+def test_development_hands_with_flowers_lay_three_or_four_bonus_tiles_apart_together():
+    from benchmarks.recognition import FLOWERS_COUNT, FLOWERS_SEED, scene_specs
+    from scoring.hand import Hand
+
+    specs, boxes = scene_specs(None, layout="flowers")
+    assert len(specs) == FLOWERS_COUNT and specs[0].seed == FLOWERS_SEED * 1000
+    assert set(boxes) == {s.seed for s in specs}
+    assert [s.rows for s in scene_specs(20, layout="flowers")[0]] == [s.rows for s in specs[:20]]  # seeded
+    for spec in specs:
+        groups = [[t.code for t in group] for row in spec.rows for group in row]
+        bonus = [group for group in groups if any(code.endswith("f") for code in group)]
+        assert bonus == [groups[-1]] and len(set(bonus[0])) == len(bonus[0]) in (3, 4)
+        assert len(Hand.parse(spec.hand, win="1m").bonus) == len(bonus[0])  # a hand all the same
+    assert {len(s.rows[-1][-1]) for s in specs} == {3, 4}
