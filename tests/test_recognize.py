@@ -854,3 +854,33 @@ def test_import_vision_loads_neither_opencv_nor_the_model():
     code = "import sys, vision; print('cv2' in sys.modules, 'vision.pipeline' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_three_flowers_laid_apart_together_are_no_set_the_hand_must_show():
+    # a tile of the concealed row read as a flower first: the hand is complete only with it a 2p, and the
+    # three flowers laid apart in a run of their own are no claimed set that blocks every such reading
+    row = [_options((code, 0.99)) for code in _codes("123456789m11p22p")]
+    misread = _options(("5f", 0.6), ("2p", 0.3))
+    flowers = [_options((code, 0.99)) for code in ("1f", "2f", "3f")]
+    tiles = [*row, misread, *flowers]
+    for apart in (2, 3):  # two flowers apart were never taken for a set; three were
+        reading = decode(tiles[:len(row) + 1 + apart], [0] * (len(row) + 1) + [1] * apart)
+        assert reading.codes[len(row)] == "2p" and reading.changed[len(row)] and reading.valid
+
+
+def test_the_concealed_four_beside_three_claimed_sets_and_the_winning_tile_apart_are_no_set():
+    # three pungs claimed, the four concealed tiles 999m 6p, and the winning 6p laid apart: the run of
+    # four is what stood concealed, not a fourth claimed set, so a tile of it (or the winning tile) read
+    # as a flower first becomes the playing tile that completes the hand
+    codes = _codes("111m222p333s999m66p")
+    runs = [1] * 3 + [2] * 3 + [3] * 3 + [0] * 4 + [4]
+    for place in (10, 12, 13):
+        options = [_options((code, 0.99)) for code in codes]
+        options[place] = _options(("5f", 0.6), (codes[place], 0.3))
+        reading = decode(options, runs)
+        assert reading.codes == tuple(codes) and reading.changed[place] and reading.valid
+    # a claimed kong with a tile misread stays a set to read whole (the concealed tiles are sets and a pair)
+    kong = [_options(("4s", 0.99))] * 3 + [_options(("5s", 0.5), ("4s", 0.4))]
+    pungs = [_options((code, 0.99)) for code in _codes("111m222p333s55z")]
+    reading = decode([*pungs[:9], *kong, *pungs[9:]], [1] * 3 + [2] * 3 + [3] * 3 + [4] * 4 + [0] * 2)
+    assert reading.codes[9:13] == ("4s",) * 4

@@ -88,7 +88,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     best = tuple(options[0][0] for options in alternatives)
     unsure = _unsure(read)
     open_tiles = unsure[:OPEN_TILES]
-    melds = _meld_runs(runs or ()) if _hand_like(best) else ()
+    melds = _meld_runs(best, runs or ()) if _hand_like(best) else ()
     bonus, doubted = _bonus_places(best), frozenset(unsure)
     named = _bonus_names(alternatives, bonus, doubted)
     naming, names = named or (0.0, {})
@@ -239,12 +239,38 @@ def _stray_bonus(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> 
     return frozenset(stray)
 
 
-def _meld_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
-    """Positions of each run of three or four tiles when there are several runs (a lone run is the hand)."""
+def _meld_runs(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
+    """Positions of each run of three or four tiles when there are several runs (a lone run is the hand),
+    but for bonus tiles laid apart together (`_bonus_run`) and the concealed tiles (`_concealed_four`)."""
     members = _members(runs)
     if len(members) < 2:
         return ()
-    return tuple(group for group in members.values() if len(group) in (3, 4))
+    melds = tuple(group for group in members.values() if len(group) in (3, 4) and not _bonus_run(codes, group))
+    return tuple(meld for meld in melds if meld != _concealed_four(codes, melds))
+
+
+def _bonus_run(codes: Sequence[str], run: tuple[int, ...]) -> bool:
+    """Whether a run's tiles as read are bonus tiles laid apart together, no set: more than half of them
+    read as bonus tiles, or half and the faces of the others unlike (two birds of a kong read as flowers
+    leave two faces alike)."""
+    bonus = sum(tile_kind(codes[i]) == "bonus" for i in run)
+    return 2 * bonus > len(run) or (2 * bonus == len(run) and len(_playing_faces(codes, run)) > 1)
+
+
+def _playing_faces(codes: Sequence[str], run: tuple[int, ...]) -> set[str]:
+    """The playing tiles a run reads as (backs and bonus readings aside)."""
+    return {codes[i] for i in run if tile_kind(codes[i]) == "playing"}
+
+
+def _concealed_four(codes: Sequence[str], melds: tuple[tuple[int, ...], ...]) -> tuple[int, ...] | None:
+    """The one run of four among the melds whose faces as read are not all alike (no kong), where the
+    playing tiles outside the melds are none, or one more than sets: no pair stands outside them, so
+    the run is the concealed tiles (sets and a pair), their winning tile laid apart beside three
+    claimed sets."""
+    inside = {i for meld in melds for i in meld}
+    outside = sum(tile_kind(code) == "playing" for i, code in enumerate(codes) if i not in inside)
+    fours = [meld for meld in melds if len(meld) == 4 and len({codes[i] for i in meld} - {"back"}) > 1]
+    return fours[0] if (outside == 0 or outside % 3 == 1) and len(fours) == 1 else None
 
 
 def _members(runs: Sequence[Hashable]) -> dict[Hashable, tuple[int, ...]]:
@@ -278,14 +304,14 @@ def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tup
 
 def complete(codes: Sequence[str], runs: Sequence[Hashable] | None = None) -> bool:
     """Whether the tiles show a complete winning hand (backs only in concealed kongs laid apart)."""
-    shown, kongs = _revealed(tuple(codes), _meld_runs(runs or ()))
+    shown, kongs = _revealed(tuple(codes), _meld_runs(codes, runs or ()))
     return "back" not in shown and _shows_complete(shown, kongs)
 
 
 def incomplete(codes: Sequence[str], runs: Sequence[Hashable] | None = None) -> bool:
     """Whether the tiles show every face (backs only in concealed kongs laid apart) yet no complete
     winning hand: a tile was missed, or one found twice, or misread."""
-    return _incomplete(tuple(codes), _meld_runs(runs or ()))
+    return _incomplete(tuple(codes), _meld_runs(codes, runs or ()))
 
 
 def _incomplete(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
@@ -501,7 +527,7 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     sideways = rotated or [False] * len(codes)
     runs = runs or ()
     touching = _touching_sets(codes, runs)
-    apart = _meld_runs(runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
+    apart = _meld_runs(codes, runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
     turned = any(sideways[i] for meld in apart for i in meld)
     choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs, touching, turned) else declared, declared)))
