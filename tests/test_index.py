@@ -85,6 +85,8 @@ def test_bands_are_the_top_of_the_crop_upright_and_turned() -> None:
     assert upright.shape == (3, 28, 64)
     assert upright[0, :, 40:].min() < -1 and upright[0, :, :30].min() > -0.5
     assert turned.std() < 1e-3  # the bottom band, turned, is plain
+    uneven = np.random.default_rng(3).integers(0, 256, (131, 97, 3), dtype=np.uint8)  # no whole resize factor
+    assert (band_batch([uneven], spec)[1] == band_batch([np.ascontiguousarray(uneven[::-1, ::-1])], spec)[0]).all()
     with pytest.raises(CropError):
         band_batch([np.zeros((0, 4, 3), np.uint8)], spec)
 

@@ -56,15 +56,16 @@ class BandSpec:
 def band_batch(crops: Sequence[np.ndarray], spec: BandSpec) -> np.ndarray:
     """(2N, 3, h, w) float32: per crop, its top `spec.share` band, then the same band of the crop
     turned half round, each resized to the input size and scaled to about -2..2 around its mean
-    (ink contrast matters, not the light)."""
+    (ink contrast matters, not the light). The bottom band is turned after resizing (the same
+    pixels: the area grid is symmetric) so as not to copy it first."""
     height, width = spec.input_size
     bands = np.empty((2 * len(crops), height, width, 3), dtype=np.uint8)
     for index, crop in enumerate(crops):
         crop = check_crop(crop, index)
         rows = max(1, round(spec.share * crop.shape[0]))
-        for turn, band in enumerate((crop[:rows], crop[crop.shape[0] - rows:][::-1, ::-1])):
-            bands[2 * index + turn] = cv2.resize(np.ascontiguousarray(band), (width, height),
-                                                 interpolation=cv2.INTER_AREA)
+        bands[2 * index] = cv2.resize(crop[:rows], (width, height), interpolation=cv2.INTER_AREA)
+        bands[2 * index + 1] = cv2.resize(crop[crop.shape[0] - rows:], (width, height),
+                                          interpolation=cv2.INTER_AREA)[::-1, ::-1]
     values = bands.astype(np.float32)
     mean = values.mean(axis=(1, 2, 3), keepdims=True)
     spread = values.std(axis=(1, 2, 3), keepdims=True)
