@@ -20,11 +20,12 @@ are put in reading order (rows by y, then x) before scoring.
 
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--camera] [--light] [--surround]
-        [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table puts them all on
+        [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--camera] [--light]
+        [--surround] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table puts them all on
         one light table; --sets: development scenes of tile sets laid out in rows, not hands (as the real photos
         show), ours only, where decoding should change next to nothing; --flowers: development hands with three
-        or four bonus tiles laid apart together, ours only; --camera:
+        or four bonus tiles laid apart together, ours only; --win-apart: development hands with the winning
+        tile laid apart, ours only; --camera:
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
@@ -49,7 +50,7 @@ from benchmarks.lighting import LIGHTS
 from benchmarks.surround import SURROUNDS, with_band
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from datasets.scenes import (LIGHT_TABLES, SceneSpec, cached, flowered_hand, load_boxes, load_specs, make_specs,
-                             random_set, tile_boxes)
+                             random_set, tile_boxes, winner_apart_hand)
 from scoring import IncompleteHandError, check
 from scoring.hand import Hand
 
@@ -60,6 +61,7 @@ FRESH_LABELS = LABELS.with_name("real_photos_fresh.json")  # labelled later, nev
 DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_specs' default 2026
 SETS_SEED, SETS_COUNT = 9026, 160  # `--sets`: development scenes of tile sets laid out in rows, not hands
 FLOWERS_SEED, FLOWERS_COUNT = 11026, 120  # `--flowers`: development hands with three or four bonus tiles together
+WIN_APART_SEED, WIN_APART_COUNT = 12026, 120  # `--win-apart`: development hands with the winning tile laid apart
 FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a half photo's width of it around them
 CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in degrees) per view of each photo
     "turned": ((0.0, -20.0), (0.0, -8.0), (0.0, 8.0), (0.0, 20.0)),
@@ -302,7 +304,8 @@ class Layout:
 
 
 LAYOUTS = {"sets": Layout(SETS_SEED, SETS_COUNT, random_set, False),
-           "flowers": Layout(FLOWERS_SEED, FLOWERS_COUNT, flowered_hand, True)}
+           "flowers": Layout(FLOWERS_SEED, FLOWERS_COUNT, flowered_hand, True),
+           "win_apart": Layout(WIN_APART_SEED, WIN_APART_COUNT, winner_apart_hand, True)}
 
 
 def scene_specs(count: int | None, dev: bool = False, table: str | None = None,
@@ -310,8 +313,8 @@ def scene_specs(count: int | None, dev: bool = False, table: str | None = None,
     """(specs, each seed's tile corners) of the committed evaluation scenes (the first `count`), or
     with `dev` of `count` development scenes drawn the same way from another master seed (all on
     `table`, if given), or of `count` development scenes of one of the LAYOUTS (tile sets laid out in
-    rows, `random_set`; hands with three or four bonus tiles, `flowered_hand`): for tuning, never
-    reported."""
+    rows, `random_set`; hands with three or four bonus tiles, `flowered_hand`; hands with the winning
+    tile laid apart, `winner_apart_hand`): for tuning, never reported."""
     if layout:
         drawn = LAYOUTS[layout]
         specs = make_specs(count or drawn.count, drawn.seed, drawn.draw)
@@ -543,6 +546,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--flowers", action="store_true",
                         help="only our reader on development hands with three or four bonus tiles laid apart "
                              f"together (--scenes N, default {FLOWERS_COUNT})")
+    parser.add_argument("--win-apart", action="store_true",
+                        help="only our reader on development hands with one standing tile (the winning tile) laid "
+                             f"apart just after the others (--scenes N, default {WIN_APART_COUNT})")
     parser.add_argument("--camera", action="store_true",
                         help="only our reader on the tuned photos laid on felt, turned, seen at an angle, "
                              "sideways or upside down")
@@ -623,7 +629,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp)
         parts = _parts(args, workdir)
         big = big_photo(workdir)
-        readers = _readers(args.dev or args.sets or args.flowers or args.camera or args.light or args.surround, big)
+        ours_only = args.dev or args.camera or args.light or args.surround or any(getattr(args, n) for n in LAYOUTS)
+        readers = _readers(ours_only, big)
         if parts:
             _accuracy(parts, readers, args.mistakes)
         print(f"\n12-megapixel photo ({BIG_PHOTO[0]} upscaled to {BIG_PHOTO[1][0]}x{BIG_PHOTO[1][1]}), "

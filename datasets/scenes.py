@@ -120,11 +120,21 @@ class SceneSpec:
                 bonus += faces
             elif len(faces) < len(group):
                 melds.append(meld_of(SetKind.KONG, faces[0], True))
-            elif len(group) in (3, 4):
+            elif len(group) in (3, 4) and _is_set(faces):
                 melds.append(Meld.from_tiles(faces, concealed=False))
             else:
                 standing += faces
         return str(Hand(tuple(standing), tuple(melds), tuple(bonus), standing[0]))
+
+
+def _is_set(faces: list[Tile]) -> bool:
+    """Whether three or four faces make a chow, pung or kong (the concealed tiles may be four, their
+    winning tile laid apart)."""
+    try:
+        Meld.from_tiles(faces, concealed=False)
+    except ValueError:
+        return False
+    return True
 
 
 def load_specs(path: Path = SPECS) -> list[SceneSpec]:
@@ -170,13 +180,28 @@ def _exposed(rng: np.random.Generator, meld: tuple[str, ...]) -> tuple[Placed, .
 
 def random_hand(rng: np.random.Generator) -> tuple[Row, ...]:
     """A winning hand: 4 sets + pair, 0-3 sets exposed, maybe a concealed kong and flowers."""
+    standing, others = _hand_groups(rng)
+    return _laid_rows(rng, (standing,), others)
+
+
+def winner_apart_hand(rng: np.random.Generator) -> tuple[Row, ...]:
+    """A winning hand as `random_hand` draws one, but one of its standing tiles (the winning tile, as
+    players often show it) laid apart just after the others."""
+    standing, others = _hand_groups(rng)
+    k = int(rng.integers(len(standing)))
+    return _laid_rows(rng, (standing[:k] + standing[k + 1:], standing[k:k + 1]), others)
+
+
+def _hand_groups(rng: np.random.Generator) -> tuple[tuple[Placed, ...], list[tuple[Placed, ...]]]:
+    """A winning hand's standing tiles (sorted), and its other groups: concealed kongs showing backs,
+    0-3 exposed sets, and maybe flowers."""
     counts: dict[str, int] = {}
     melds = [_meld(rng, counts) for _ in range(4)]
     pair = _meld_pair(rng, counts)
     n_exposed = int(rng.integers(0, 4))
     standing = sorted([t for m in melds[n_exposed:] if len(m) == 3 for t in m] + list(pair),
                       key=ORDER.__getitem__)
-    groups = [tuple(Placed(t) for t in standing)]
+    groups = []
     for meld in melds[n_exposed:]:
         if len(meld) == 4:  # concealed kong: the two end tiles face down
             groups.append(tuple(Placed("back" if i in (0, 3) else t) for i, t in enumerate(meld)))
@@ -184,9 +209,16 @@ def random_hand(rng: np.random.Generator) -> tuple[Row, ...]:
     if rng.random() < 0.35:
         flowers = rng.choice(8, size=int(rng.integers(1, 3)), replace=False)
         groups.append(tuple(Placed(f"{int(f) + 1}f") for f in sorted(flowers)))
-    if len(groups) > 1 and rng.random() < 0.5:
-        return (tuple(groups[1:]), (groups[0],))
-    return (tuple(groups),)
+    return tuple(Placed(t) for t in standing), groups
+
+
+def _laid_rows(rng: np.random.Generator, concealed: tuple[tuple[Placed, ...], ...],
+               others: list[tuple[Placed, ...]]) -> tuple[Row, ...]:
+    """The concealed groups and the others in one row, or half the time (when there are others) the
+    others in a row above the concealed ones."""
+    if others and rng.random() < 0.5:
+        return (tuple(others), concealed)
+    return (concealed + tuple(others),)
 
 
 def flowered_hand(rng: np.random.Generator) -> tuple[Row, ...]:

@@ -261,3 +261,17 @@ def test_development_hands_with_flowers_lay_three_or_four_bonus_tiles_apart_toge
         assert bonus == [groups[-1]] and len(set(bonus[0])) == len(bonus[0]) in (3, 4)
         assert len(Hand.parse(spec.hand, win="1m").bonus) == len(bonus[0])  # a hand all the same
     assert {len(s.rows[-1][-1]) for s in specs} == {3, 4}
+
+
+def test_development_hands_with_the_winning_tile_apart_lay_one_standing_tile_after_the_others():
+    from benchmarks.recognition import WIN_APART_COUNT, WIN_APART_SEED, scene_specs
+    from scoring.hand import Hand
+
+    specs, _ = scene_specs(None, layout="win_apart")
+    assert len(specs) == WIN_APART_COUNT and specs[0].seed == WIN_APART_SEED * 1000
+    for spec in specs:
+        concealed = spec.rows[-1]  # the standing tiles lead their row: the others lie in it or above it
+        assert len(concealed[1]) == 1 and not concealed[1][0].code.endswith("f") and concealed[1][0].code != "back"
+        hand = Hand.parse(spec.hand, win="1m")  # the four left standing beside three claimed sets are no set
+        assert len(hand.standing) == len(concealed[0]) + 1
+    assert any(len(spec.rows[-1][0]) == 4 for spec in specs)
