@@ -884,3 +884,15 @@ def test_the_concealed_four_beside_three_claimed_sets_and_the_winning_tile_apart
     pungs = [_options((code, 0.99)) for code in _codes("111m222p333s55z")]
     reading = decode([*pungs[:9], *kong, *pungs[9:]], [1] * 3 + [2] * 3 + [3] * 3 + [4] * 4 + [0] * 2)
     assert reading.codes[9:13] == ("4s",) * 4
+
+
+def test_the_winning_tile_laid_apart_after_the_concealed_tiles_leaves_the_sets_laid_apart_claimed():
+    # three sets laid apart in one row, the concealed tiles in a row of their own with the winning 2m laid
+    # just after them: the concealed four and that tile stand; the sets were claimed, none turned
+    codes = _codes("456m567m234p2999m2m")
+    runs = [(0, 0)] * 3 + [(0, 1)] * 3 + [(0, 2)] * 3 + [(1, 0)] * 4 + [(1, 1)]
+    assert hand_text(codes, runs) == "22999m [456m] [567m] [234p]"
+    # the pair split by the winning tile, beside a concealed kong and three claimed sets
+    kong = ["back", "6m", "6m", "back", *_codes("2222s234m123p7s7s")]
+    rows = [(0, 0)] * 4 + [(0, 1)] * 4 + [(0, 2)] * 3 + [(0, 3)] * 3 + [(1, 0), (1, 1)]
+    assert hand_text(kong, rows) == "77s (6666m) [2222s] [234m] [123p]"

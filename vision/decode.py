@@ -515,7 +515,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     """A suggested hand string, '' if no faces. Given the runs the tiles were found in (and which lie
     sideways), runs laid apart that are sets (or cut, in order, into sets: claimed sets laid side by
     side) become melds where the rest completes the hand: exposed, a kong showing backs concealed.
-    Which runs: where the concealed tiles stand apart from the rest (`_concealed_apart`), every set
+    Which runs: where the concealed tiles stand apart from the rest (`_concealed_apart`; a winning
+    tile laid just after them counts among them, `_with_winner`), every set
     laid apart, its claimed tile turned sideways or not (MCR tables seldom turn it); otherwise, or
     failing that, only those showing a sideways tile or backs (a hand shown set by set is concealed).
     Failing both, every tile stands. Either way, four tiles of a kind side by side are a kong where
@@ -530,7 +531,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     apart = _meld_runs(codes, runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
     turned = any(sideways[i] for meld in apart for i in meld)
-    choices = tuple(dict.fromkeys((apart if _concealed_apart(codes, runs, touching, turned) else declared, declared)))
+    concealed_apart = _concealed_apart(codes, _with_winner(codes, runs), touching, turned)
+    choices = tuple(dict.fromkeys((apart if concealed_apart else declared, declared)))
     hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
         playing = tuple(tile for tile in tiles if not tile.is_bonus)
@@ -565,6 +567,14 @@ def _concealed_apart(codes: Sequence[str], runs: Sequence[Hashable],
     return (turned and len(odd) == 1) or any(
         (n > 4 and run not in touching) or (len(rows) > 1 and rows[_row(run)] == 1 and run in odd)
         for run, n in sizes.items())
+
+
+def _with_winner(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[Hashable, ...]:
+    """The runs, given as (row, group), with each lone playing tile that follows a run in its row taken
+    into that run: the winning tile, laid apart just after the concealed tiles (no set is one tile)."""
+    sizes = Counter(runs)
+    return tuple((run[0], run[1] - 1) if isinstance(run, tuple) and sizes[run] == 1 and run[1] > 0
+                 and tile_kind(code) == "playing" else run for run, code in zip(runs, codes))
 
 
 def _touching_sets(codes: Sequence[str], runs: Sequence[Hashable]) -> dict[Hashable, tuple[tuple[int, ...], ...]]:
