@@ -28,7 +28,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.artwork import FACE_CLASSES, KMAHJONGG_DIR, load_source
-from scoring.hand import Hand, Meld, SetKind, meld_of
+from scoring.hand import Hand, Meld, NotASetError, SetKind, meld_of
 from scoring.tiles import Tile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,21 +120,20 @@ class SceneSpec:
                 bonus += faces
             elif len(faces) < len(group):
                 melds.append(meld_of(SetKind.KONG, faces[0], True))
-            elif len(group) in (3, 4) and _is_set(faces):
-                melds.append(Meld.from_tiles(faces, concealed=False))
+            elif len(group) in (3, 4) and (meld := _claimed(faces)) is not None:
+                melds.append(meld)
             else:
                 standing += faces
         return str(Hand(tuple(standing), tuple(melds), tuple(bonus), standing[0]))
 
 
-def _is_set(faces: list[Tile]) -> bool:
-    """Whether three or four faces make a chow, pung or kong (the concealed tiles may be four, their
-    winning tile laid apart)."""
+def _claimed(faces: list[Tile]) -> Meld | None:
+    """Three or four faces as a claimed chow, pung or kong; None where they are no set (the concealed
+    tiles may be four, their winning tile laid apart)."""
     try:
-        Meld.from_tiles(faces, concealed=False)
-    except ValueError:
-        return False
-    return True
+        return Meld.from_tiles(faces, concealed=False)
+    except NotASetError:
+        return None
 
 
 def load_specs(path: Path = SPECS) -> list[SceneSpec]:
@@ -207,8 +206,7 @@ def _hand_groups(rng: np.random.Generator) -> tuple[tuple[Placed, ...], list[tup
             groups.append(tuple(Placed("back" if i in (0, 3) else t) for i, t in enumerate(meld)))
     groups += [_exposed(rng, m) for m in melds[:n_exposed]]
     if rng.random() < 0.35:
-        flowers = rng.choice(8, size=int(rng.integers(1, 3)), replace=False)
-        groups.append(tuple(Placed(f"{int(f) + 1}f") for f in sorted(flowers)))
+        groups.append(_bonus_group(rng, (1, 3)))
     return tuple(Placed(t) for t in standing), groups
 
 
@@ -225,10 +223,16 @@ def flowered_hand(rng: np.random.Generator) -> tuple[Row, ...]:
     """A winning hand laid out as `random_hand` lays one, but with three or four bonus tiles laid apart
     together at the end (a player who drew that many; `random_hand` lays out at most two)."""
     rows = [tuple(group for group in row if not all(t.code.endswith("f") for t in group)) for row in random_hand(rng)]
-    bonus = rng.choice(8, size=int(rng.integers(3, 5)), replace=False)
     rows = [row for row in rows if row]
-    rows[-1] += (tuple(Placed(f"{int(f) + 1}f") for f in sorted(bonus)),)
+    rows[-1] += (_bonus_group(rng, (3, 5)),)
     return tuple(rows)
+
+
+def _bonus_group(rng: np.random.Generator, sizes: tuple[int, int]) -> tuple[Placed, ...]:
+    """Distinct bonus tiles laid apart together, in order: as many as drawn from ``sizes`` (low,
+    high exclusive)."""
+    picked = rng.choice(8, size=int(rng.integers(*sizes)), replace=False)
+    return tuple(Placed(f"{int(f) + 1}f") for f in sorted(picked))
 
 
 def _meld_pair(rng: np.random.Generator, counts: dict[str, int]) -> tuple[str, str]:
