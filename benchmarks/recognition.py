@@ -21,11 +21,11 @@ are put in reading order (rows by y, then x) before scoring.
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
         [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--camera] [--light]
-        [--surround] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table puts them all on
-        one light table; --sets: development scenes of tile sets laid out in rows, not hands (as the real photos
-        show), ours only, where decoding should change next to nothing; --flowers: development hands with three
-        or four bonus tiles laid apart together, ours only; --win-apart: development hands with the winning
-        tile laid apart, ours only; --camera:
+        [--surround] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
+        puts them all on one light table; --sets: development scenes of tile sets laid out in rows, not hands
+        (as the real photos show), ours only, where decoding should change next to nothing; --flowers:
+        development hands with three or four bonus tiles laid apart together, ours only; --win-apart:
+        development hands with the winning tile laid apart, ours only; --camera:
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt

@@ -246,7 +246,8 @@ def _meld_runs(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[tuple[in
     if len(members) < 2:
         return ()
     melds = tuple(group for group in members.values() if len(group) in (3, 4) and not _bonus_run(codes, group))
-    return tuple(meld for meld in melds if meld != _concealed_four(codes, melds))
+    concealed = _concealed_four(codes, melds)
+    return tuple(meld for meld in melds if meld != concealed)
 
 
 def _bonus_run(codes: Sequence[str], run: tuple[int, ...]) -> bool:
