@@ -11,7 +11,7 @@ from PIL import Image
 
 from vision import cli
 from vision.classify import CLASSES
-from vision.decode import decode, hand_text, is_valid
+from vision.decode import decode, hand_text, is_valid, tile_kind
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parents[1]
@@ -896,3 +896,23 @@ def test_the_winning_tile_laid_apart_after_the_concealed_tiles_leaves_the_sets_l
     kong = ["back", "6m", "6m", "back", *_codes("2222s234m123p7s7s")]
     rows = [(0, 0)] * 4 + [(0, 1)] * 4 + [(0, 2)] * 3 + [(0, 3)] * 3 + [(1, 0), (1, 1)]
     assert hand_text(kong, rows) == "77s (6666m) [2222s] [234m] [123p]"
+
+
+def test_flowers_laid_apart_together_and_read_partly_as_playing_tiles_become_bonus_tiles_the_hand_needs():
+    # a complete hand of fourteen, and bonus tiles of an unfamiliar set laid apart together, most read as
+    # playing tiles: the hand holds no more playing tiles, so they are bonus tiles of distinct names
+    hand = [_options((code, 0.99)) for code in _codes("234p333z678m77s777z")]
+    three = [_options(("4p", 0.12), ("3f", 0.11)), _options(("4f", 0.47), ("6s", 0.07), ("2f", 0.07)),
+             _options(("5m", 0.16), ("4m", 0.11), ("4f", 0.05), ("8f", 0.04))]
+    # read as a set (three of one, as one bonus tile among playing tiles is no set) it is none
+    reading = decode([*hand, *three], [0] * 14 + [1] * 3)
+    assert reading.codes[:14] == tuple(_codes("234p333z678m77s777z")) and reading.valid
+    assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 3 and len(set(reading.codes[14:])) == 3
+    # four of them, half read as bonus tiles: a cheaper reading of single tiles (a 7z for the 6p, a fourth
+    # beside the row's three) is no way to read tiles laid apart together
+    four = [_options(("6p", 0.22), ("7z", 0.09), ("1f", 0.03)), _options(("4f", 0.37), ("9s", 0.1), ("2f", 0.05)),
+            _options(("4f", 0.29), ("2f", 0.27), ("3f", 0.1), ("6s", 0.05)), _options(("5m", 0.21), ("4f", 0.05), ("8f", 0.023))]
+    reading = decode([*hand, *four], [0] * 14 + [1] * 4)
+    assert reading.codes[:14] == tuple(_codes("234p333z678m77s777z")) and reading.valid
+    assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4
+    assert all(reading.changed[14:15] + reading.changed[17:]) and all(reading.doubtful[14:])

@@ -28,7 +28,10 @@ a set of three or four (an exposed meld) is a chow, pung or kong is preferred
 decide. Such a run is read as one of its likeliest sets as a whole, each at most
 CROSS_RATIO times less probable than the run as read: its claimed tile, lying
 sideways, is often read with little confidence and may rank its face low, or be
-read as a bonus tile.
+read as a bonus tile. Where the hand is then incomplete, such a run (or one read
+mostly as bonus tiles, `_bonus_run`) may instead be bonus tiles of distinct
+names: flowers laid apart together, those of an unfamiliar set read as playing
+tiles (`_as_flowers`).
 Only a hand lays melds apart: where the playing tiles are more than one away
 from a hand's count (a set laid out in rows), the runs are no melds.
 """
@@ -40,7 +43,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from heapq import heappop, heappush
 from itertools import combinations, permutations
-from math import log, prod
+from math import exp, log, prod
 from typing import Callable, Hashable, Sequence
 
 from scoring.decompose import decompose, sets_in
@@ -106,7 +109,8 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
                         log(CROSS_RATIO), naming) or found
     if len(best) >= min(HAND_SIZES) and _incomplete(best, melds):  # fewer tiles show no hand however read
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
-        found = _search(start, _singles(open_tiles, options),
+        laid = melds + _mixed_bonus_runs(best, runs or ())
+        found = _search(start, _meld_choices(alternatives, laid, open_tiles, dict(zip(open_tiles, options)), True),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO), naming) or found
     chosen = found and (found[1] if _bonus_places(found[1]) == bonus else _renamed(found[1], alternatives, doubted))
@@ -239,15 +243,24 @@ def _stray_bonus(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> 
     return frozenset(stray)
 
 
-def _meld_runs(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
-    """Positions of each run of three or four tiles when there are several runs (a lone run is the hand),
-    but for bonus tiles laid apart together (`_bonus_run`) and the concealed tiles (`_concealed_four`)."""
+def _laid_runs(runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
+    """Positions of each run of three or four tiles when there are several runs (a lone run is the hand)."""
     members = _members(runs)
-    if len(members) < 2:
-        return ()
-    melds = tuple(group for group in members.values() if len(group) in (3, 4) and not _bonus_run(codes, group))
+    return tuple(group for group in members.values() if len(group) in (3, 4)) if len(members) > 1 else ()
+
+
+def _meld_runs(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
+    """Positions of each run laid apart (`_laid_runs`) but for bonus tiles laid apart together
+    (`_bonus_run`) and the concealed tiles (`_concealed_four`)."""
+    melds = tuple(group for group in _laid_runs(runs) if not _bonus_run(codes, group))
     concealed = _concealed_four(codes, melds)
     return tuple(meld for meld in melds if meld != concealed)
+
+
+def _mixed_bonus_runs(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[tuple[int, ...], ...]:
+    """Positions of each run laid apart that reads as bonus tiles together (`_bonus_run`), not all of them."""
+    return tuple(group for group in _laid_runs(runs)
+                 if _bonus_run(codes, group) and any(tile_kind(codes[i]) != "bonus" for i in group))
 
 
 def _bonus_run(codes: Sequence[str], run: tuple[int, ...]) -> bool:
@@ -283,8 +296,10 @@ def _members(runs: Sequence[Hashable]) -> dict[Hashable, tuple[int, ...]]:
 
 
 def _are_sets(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether the tiles at each meld's positions form a chow, pung or kong (backs hide a kong's faces)."""
-    return all(_laid_meld(tuple(codes[i] for i in meld)) for meld in melds)
+    """Whether the tiles at each meld's positions form a chow, pung or kong (backs hide a kong's faces), or
+    are all bonus tiles: flowers laid apart together, some read as playing tiles."""
+    return all(_laid_meld(tuple(codes[i] for i in meld)) or all(tile_kind(codes[i]) == "bonus" for i in meld)
+               for meld in melds)
 
 
 def _revealed(codes: tuple[str, ...], melds: tuple[tuple[int, ...], ...]) -> tuple[tuple[str, ...], tuple[Tile, ...]]:
@@ -363,20 +378,21 @@ def _singles(positions: Sequence[int], options: Sequence[Alternatives]) -> list[
     return [_Choice((i,), tuple(((code,), p) for code, p in tile), tile[0][1]) for i, tile in zip(positions, options)]
 
 
-def _meld_choices(alternatives: Sequence[Alternatives], melds: tuple[tuple[int, ...], ...],
-                  open_tiles: Sequence[int]) -> list[_Choice]:
-    """A choice per run laid apart, among its likeliest readings as a set (`_set_readings`), and one per
-    other open tile, of its kind."""
+def _meld_choices(alternatives: Sequence[Alternatives], melds: tuple[tuple[int, ...], ...], open_tiles: Sequence[int],
+                  options: dict[int, Alternatives] | None = None, flowers: bool = False) -> list[_Choice]:
+    """A choice per run laid apart, among its likeliest readings as a set (`_set_readings`; or, with
+    ``flowers``, as bonus tiles), and one per other open tile, among its ``options`` (of its kind if none)."""
     laid = {i for meld in melds for i in meld}
     others = [i for i in open_tiles if i not in laid]
-    return [*(_set_readings(alternatives, meld) for meld in melds),
-            *_singles(others, [_same_kind(alternatives[i]) for i in others])]
+    loose = options or {i: _same_kind(alternatives[i]) for i in others}
+    return [*(_set_readings(alternatives, meld, flowers) for meld in melds), *_singles(others, [loose[i] for i in others])]
 
 
-def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -> _Choice:
+def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...], flowers: bool = False) -> _Choice:
     """The run's SET_READINGS likeliest readings as a chow, pung or kong (any order; backs stay backs)
     at most CROSS_RATIO times less probable than as read, keeping every tile read at least SURE as
-    read and each tile's kind, but for a bonus tile beside playing tiles or backs (no set holds one)."""
+    read and each tile's kind, but for a bonus tile beside playing tiles or backs (no set holds one);
+    with ``flowers`` also as bonus tiles of distinct names (`_as_flowers`)."""
     read = [dict(alternatives[i]) for i in meld]
     first = [alternatives[i][0] for i in meld]
     as_read = prod(p for _, p in first)
@@ -393,7 +409,22 @@ def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -
         if probability * CROSS_RATIO >= as_read and _laid_meld(codes):
             scored.add((probability, codes))
     readings = sorted(scored, reverse=True)[:SET_READINGS]
+    apart = _as_flowers(alternatives, meld) if flowers else None
+    if apart and apart[0] * CROSS_RATIO >= as_read:
+        readings = sorted([*readings, apart], reverse=True)
     return _Choice(meld, tuple((codes, p) for p, codes in readings), as_read)
+
+
+def _as_flowers(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -> tuple[float, tuple[str, ...]] | None:
+    """The run read as bonus tiles of distinct names, the likeliest way, and how probable that is: flowers
+    laid apart together, those of an unfamiliar set read as playing tiles. None where a tile is read
+    at least SURE as another kind, or they are bonus tiles as read (no set: `_bonus_run`)."""
+    first = [alternatives[i][0] for i in meld]
+    if all(tile_kind(code) == "bonus" for code, _ in first) or any(
+            p >= SURE and tile_kind(code) != "bonus" for code, p in first):
+        return None
+    picked = _distinct(tuple(_of_kind(alternatives[i], "bonus") for i in meld))
+    return picked and (exp(picked[0]), picked[1])
 
 
 @lru_cache(maxsize=2)
