@@ -485,6 +485,29 @@ def test_a_reading_that_is_no_hand_keeps_its_end_crops_or_takes_another_tile_cou
     assert read(scored(-0.2, *sure, cut)) == hand  # dropped: the rest is a hand
 
 
+def test_a_run_of_flowers_is_not_recounted_to_fewer_for_a_hand_that_their_count_cannot_complete():
+    # four flowers of an unfamiliar set laid apart, read as no hand (two as playing tiles, too surely for
+    # decoding to turn): the run's split in three, read as three flowers, shows a complete hand, but a
+    # hand is complete whatever its bonus tiles' count, so the four tiles stay, their misreads flagged
+    from vision.pipeline import RECOUNT, CapCheck, RunReading, _read, classifier
+    from vision.segment import Run, Split
+
+    classes = classifier().classes
+    hand = _codes("234p333z678m77s777z")
+    row, apart = Run(((0, 0), (140, 0), (140, 10), (0, 10)), 0, 0), Run(((160, 0), (200, 0), (200, 10), (160, 10)), 0, 1)
+
+    def split(run: Run, score: float, *readings: dict[str, float]) -> tuple:
+        return score, Split(run, tuple(np.linspace(0, 1, len(readings) + 1)), 0.0), _rows(classes, *readings)
+
+    skip = (CapCheck.SKIP, CapCheck.SKIP)
+    row_read = RunReading((split(row, 0.0, *[{code: 0.99} for code in hand]),), (None, None), skip)
+    four = split(apart, -0.2, {"6p": 0.5, "1f": 0.001}, {"4f": 0.6}, {"2f": 0.6}, {"5m": 0.5, "8f": 0.001})
+    three = split(apart, -0.2 - RECOUNT / 2, {"1f": 0.9}, {"4f": 0.9}, {"2f": 0.9})
+    tiles = _read([row_read, RunReading((four, three), (None, None), skip)], classes, 1.0)
+    assert [tile.tile for tile in tiles] == [*hand, "6p", "4f", "2f", "5m"]
+    assert [tile.doubtful or tile.changed for tile in tiles[14:]] == [True, True, True, True]
+
+
 def test_a_photo_of_bare_table_reads_no_tiles(recognize):
     """No run, no crop: nothing to settle, nothing read (the page then says no tiles were found)."""
     reading = recognize(np.full((300, 400, 3), (40, 110, 60), np.uint8))

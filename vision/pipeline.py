@@ -295,10 +295,20 @@ def _read(runs: list[RunReading], classes: tuple[str, ...], scale: float) -> tup
     first = None
     for picks, keep_ends in ((best, False), (best, True), *((picks, False) for picks in _recounts(runs))):
         tiles = _tiles(_chosen(runs, picks, classes), classes, scale, keep_ends)
-        if not _incomplete(tiles):
+        if not _incomplete(tiles) and not _bonus_recount(runs, picks, tiles):
             return tiles
         first = tiles if first is None else first
     return first
+
+
+def _bonus_recount(runs: list[RunReading], picks: tuple[int, ...], tiles: tuple[RecognizedTile, ...]) -> bool:
+    """Whether the picks recount a run whose tiles then read as bonus tiles only: how many bonus tiles
+    there are bears on no hand's shape, so a hand complete so says nothing for that count (a run of
+    four flowers cut in three, where the four read as no hand)."""
+    recounted = {(split.run.row, split.run.group) for run, pick in zip(runs, picks) if pick
+                 for _, split, _ in [run.splits[pick]]}
+    kinds = [{tile_kind(tile.tile) for tile in tiles if (tile.row, tile.group) == place} for place in recounted]
+    return {"bonus"} in kinds
 
 
 def _run_readings(candidates: Candidates, probabilities: np.ndarray, classes: tuple[str, ...]) -> list[RunReading]:
