@@ -939,3 +939,17 @@ def test_flowers_laid_apart_together_and_read_partly_as_playing_tiles_become_bon
     assert reading.codes[:14] == tuple(_codes("234p333z678m77s777z")) and reading.valid
     assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4
     assert all(reading.changed[14:15] + reading.changed[17:]) and all(reading.doubtful[14:])
+
+
+def test_flowers_laid_apart_together_cost_their_naming_once():
+    # four flowers laid apart: three read under one name, which decoding first gives three names, and one
+    # as a playing tile; the run read as four flowers costs what it costs from the tiles as read, not that
+    # again on top of the names the search starts from
+    hand = [_options((code, 0.99)) for code in _codes("555p66p123456s234s")]
+    four = [_options(("4f", 0.087), ("6p", 0.082), ("3f", 0.043), ("1f", 0.039), ("8f", 0.035)),
+            _options(("4f", 0.33), ("4m", 0.2), ("8f", 0.034), ("1f", 0.03), ("2f", 0.029)),
+            _options(("4f", 0.33), ("2f", 0.16), ("3f", 0.11), ("8f", 0.067), ("4m", 0.05)),
+            _options(("4m", 0.29), ("5z", 0.28), ("4f", 0.12), ("8f", 0.013), ("7f", 0.005))]
+    reading = decode([*hand, *four], [0] * 14 + [1] * 4)
+    assert reading.codes[:14] == tuple(_codes("555p66p123456s234s")) and reading.valid
+    assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4

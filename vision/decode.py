@@ -110,7 +110,7 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
     if len(best) >= min(HAND_SIZES) and _incomplete(best, melds):  # fewer tiles show no hand however read
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
         laid = melds + _mixed_bonus_runs(best, runs or ())
-        found = _search(start, _meld_choices(alternatives, laid, open_tiles, dict(zip(open_tiles, options)), True),
+        found = _search(start, _meld_choices(alternatives, start, laid, open_tiles, dict(zip(open_tiles, options)), True),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO), naming) or found
     chosen = found and (found[1] if _bonus_places(found[1]) == bonus else _renamed(found[1], alternatives, doubted))
@@ -137,7 +137,7 @@ def _named_search(alternatives: Sequence[Alternatives], start: tuple[str, ...], 
     keeps every tile's kind, changing the open tiles (as sets where runs lie apart, `melds`)."""
     found = None
     if melds:
-        found = _search(start, _meld_choices(alternatives, melds, open_tiles),
+        found = _search(start, _meld_choices(alternatives, start, melds, open_tiles),
                         lambda codes: is_valid(codes) and _are_sets(codes, melds), spent=naming)
     return found or _search(start, _singles(open_tiles, [_same_kind(alternatives[i]) for i in open_tiles]),
                             is_valid, spent=naming)
@@ -378,21 +378,26 @@ def _singles(positions: Sequence[int], options: Sequence[Alternatives]) -> list[
     return [_Choice((i,), tuple(((code,), p) for code, p in tile), tile[0][1]) for i, tile in zip(positions, options)]
 
 
-def _meld_choices(alternatives: Sequence[Alternatives], melds: tuple[tuple[int, ...], ...], open_tiles: Sequence[int],
-                  options: dict[int, Alternatives] | None = None, flowers: bool = False) -> list[_Choice]:
+def _meld_choices(alternatives: Sequence[Alternatives], start: tuple[str, ...], melds: tuple[tuple[int, ...], ...],
+                  open_tiles: Sequence[int], options: dict[int, Alternatives] | None = None,
+                  flowers: bool = False) -> list[_Choice]:
     """A choice per run laid apart, among its likeliest readings as a set (`_set_readings`; or, with
-    ``flowers``, as bonus tiles), and one per other open tile, among its ``options`` (of its kind if none)."""
+    ``flowers``, as bonus tiles), and one per other open tile, among its ``options`` (of its kind if none):
+    for a search from ``start``."""
     laid = {i for meld in melds for i in meld}
     others = [i for i in open_tiles if i not in laid]
     loose = options or {i: _same_kind(alternatives[i]) for i in others}
-    return [*(_set_readings(alternatives, meld, flowers) for meld in melds), *_singles(others, [loose[i] for i in others])]
+    return [*(_set_readings(alternatives, start, meld, flowers) for meld in melds),
+            *_singles(others, [loose[i] for i in others])]
 
 
-def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...], flowers: bool = False) -> _Choice:
+def _set_readings(alternatives: Sequence[Alternatives], start: tuple[str, ...], meld: tuple[int, ...],
+                  flowers: bool = False) -> _Choice:
     """The run's SET_READINGS likeliest readings as a chow, pung or kong (any order; backs stay backs)
     at most CROSS_RATIO times less probable than as read, keeping every tile read at least SURE as
     read and each tile's kind, but for a bonus tile beside playing tiles or backs (no set holds one);
-    with ``flowers`` also as bonus tiles of distinct names (`_as_flowers`)."""
+    with ``flowers`` also as bonus tiles of distinct names (`_as_flowers`). Their costs are measured from
+    the run as the search starts (its bonus tiles named: that cost is spent already)."""
     read = [dict(alternatives[i]) for i in meld]
     first = [alternatives[i][0] for i in meld]
     as_read = prod(p for _, p in first)
@@ -412,7 +417,8 @@ def _set_readings(alternatives: Sequence[Alternatives], meld: tuple[int, ...], f
     apart = _as_flowers(alternatives, meld) if flowers else None
     if apart and apart[0] * CROSS_RATIO >= as_read:
         readings = sorted([*readings, apart], reverse=True)
-    return _Choice(meld, tuple((codes, p) for p, codes in readings), as_read)
+    started = prod(options.get(start[i], 0.0) for options, i in zip(read, meld))
+    return _Choice(meld, tuple((codes, p) for p, codes in readings), started)
 
 
 def _as_flowers(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -> tuple[float, tuple[str, ...]] | None:
