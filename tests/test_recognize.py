@@ -953,3 +953,17 @@ def test_flowers_laid_apart_together_cost_their_naming_once():
     reading = decode([*hand, *four], [0] * 14 + [1] * 4)
     assert reading.codes[:14] == tuple(_codes("555p66p123456s234s")) and reading.valid
     assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4
+
+
+def test_flowers_laid_apart_together_are_likelier_bonus_tiles_as_a_tile_set_aside_is():
+    # four flowers laid apart, two read as 6p and one as 5m, each a flower only a few times less probable:
+    # together more than CROSS_RATIO times less probable than as read, yet as tiles set aside are, they
+    # are likelier bonus tiles than as read, and the hand has no room for them as playing tiles
+    hand = [_options((code, 0.99)) for code in _codes("678p456m555p666s99s")]
+    four = [_options(("6p", 0.153), ("7p", 0.085), ("4f", 0.039), ("8f", 0.02), ("1f", 0.017)),
+            _options(("6p", 0.185), ("9p", 0.126), ("3f", 0.042), ("8f", 0.026), ("4f", 0.025)),
+            _options(("4f", 0.29), ("4m", 0.19), ("8f", 0.036), ("2f", 0.018)),
+            _options(("5m", 0.291), ("7z", 0.092), ("4f", 0.047), ("8f", 0.037), ("2f", 0.008))]
+    reading = decode([*hand, *four], [0] * 14 + [1] * 4)
+    assert reading.codes[:14] == tuple(_codes("678p456m555p666s99s")) and reading.valid
+    assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4

@@ -31,7 +31,7 @@ sideways, is often read with little confidence and may rank its face low, or be
 read as a bonus tile. Where the hand is then incomplete, such a run (or one read
 mostly as bonus tiles, `_bonus_run`) may instead be bonus tiles of distinct
 names: flowers laid apart together, those of an unfamiliar set read as playing
-tiles (`_as_flowers`).
+tiles, as likelier bonus tiles as a tile set aside is (`_as_flowers`).
 Only a hand lays melds apart: where the playing tiles are more than one away
 from a hand's count (a set laid out in rows), the runs are no melds.
 """
@@ -423,14 +423,15 @@ def _set_readings(alternatives: Sequence[Alternatives], start: tuple[str, ...], 
 
 def _as_flowers(alternatives: Sequence[Alternatives], meld: tuple[int, ...]) -> tuple[float, tuple[str, ...]] | None:
     """The run read as bonus tiles of distinct names, the likeliest way, and how probable that is: flowers
-    laid apart together, those of an unfamiliar set read as playing tiles. None where a tile is read
-    at least SURE as another kind, or they are bonus tiles as read (no set: `_bonus_run`)."""
+    laid apart together, those of an unfamiliar set read as playing tiles, BONUS_APART times likelier
+    bonus tiles, as a tile set aside is. None where a tile is read at least SURE as another kind, or
+    they are bonus tiles as read (no set: `_bonus_run`)."""
     first = [alternatives[i][0] for i in meld]
     if all(tile_kind(code) == "bonus" for code, _ in first) or any(
             p >= SURE and tile_kind(code) != "bonus" for code, p in first):
         return None
     picked = _distinct(tuple(_of_kind(alternatives[i], "bonus") for i in meld))
-    return picked and (exp(picked[0]), picked[1])
+    return picked and (exp(picked[0]) * BONUS_APART, picked[1])
 
 
 @lru_cache(maxsize=2)
