@@ -967,3 +967,20 @@ def test_flowers_laid_apart_together_are_likelier_bonus_tiles_as_a_tile_set_asid
     reading = decode([*hand, *four], [0] * 14 + [1] * 4)
     assert reading.codes[:14] == tuple(_codes("678p456m555p666s99s")) and reading.valid
     assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4
+
+
+def test_a_pung_laid_apart_read_alike_as_one_flower_is_no_bonus_tiles():
+    # a pung of an unfamiliar set's birds (1s) laid apart, each read as the same flower, and three flowers
+    # laid together read as playing tiles unlike each other: both readings would make a hand, but one face
+    # shown three times is no bonus tile (one of each), so the birds are the pung and the flowers flowers
+    birds = [_options(("2f", 0.28), ("1s", 0.15), ("3f", 0.12), ("8f", 0.09), ("1f", 0.07)),
+             _options(("2f", 0.35), ("1s", 0.14), ("8f", 0.1), ("1f", 0.07), ("3f", 0.05)),
+             _options(("2f", 0.26), ("1s", 0.1), ("1f", 0.09), ("8f", 0.08), ("3f", 0.08))]
+    hand = [_options((code, 0.99)) for code in _codes("123p222s33z666z")]
+    flowers = [_options(("9p", 0.11), ("6p", 0.11), ("4m", 0.06), ("2f", 0.02), ("8f", 0.01)),
+               _options(("4m", 0.29), ("4f", 0.22), ("2p", 0.07), ("8f", 0.03)),
+               _options(("4m", 0.26), ("5z", 0.21), ("4f", 0.2), ("3f", 0.02), ("8f", 0.02))]
+    reading = decode([*birds, *hand, *flowers], [0] * 3 + [1] * 11 + [2] * 3)
+    assert reading.codes[:14] == tuple(_codes("111s123p222s33z666z")) and reading.valid
+    assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 3 and len(set(reading.codes[14:])) == 3
+    assert all(reading.changed[:3])
