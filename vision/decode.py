@@ -31,7 +31,9 @@ sideways, is often read with little confidence and may rank its face low, or be
 read as a bonus tile. Where the hand is then incomplete, such a run (or one read
 mostly as bonus tiles, `_bonus_run`) may instead be bonus tiles of distinct
 names: flowers laid apart together, those of an unfamiliar set read as playing
-tiles, as likelier bonus tiles as a tile set aside is (`_as_flowers`).
+tiles, as likelier bonus tiles as a tile set aside is (`_as_flowers`). A run
+laid apart whose tiles are read alike shows one face three or four times, so
+no bonus tiles (`_alike_runs`: a pung of birds read as one flower).
 Only a hand lays melds apart: where the playing tiles are more than one away
 from a hand's count (a set laid out in rows), the runs are no melds.
 """
