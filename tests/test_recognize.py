@@ -494,7 +494,8 @@ def test_a_run_of_flowers_is_not_recounted_to_fewer_for_a_hand_that_their_count_
 
     classes = classifier().classes
     hand = _codes("234p333z678m77s777z")
-    row, apart = Run(((0, 0), (140, 0), (140, 10), (0, 10)), 0, 0), Run(((160, 0), (200, 0), (200, 10), (160, 10)), 0, 1)
+    row = Run(((0, 0), (140, 0), (140, 10), (0, 10)), 0, 0)
+    apart = Run(((160, 0), (200, 0), (200, 10), (160, 10)), 0, 1)
 
     def split(run: Run, score: float, *readings: dict[str, float]) -> tuple:
         return score, Split(run, tuple(np.linspace(0, 1, len(readings) + 1)), 0.0), _rows(classes, *readings)
@@ -934,7 +935,8 @@ def test_flowers_laid_apart_together_and_read_partly_as_playing_tiles_become_bon
     # four of them, half read as bonus tiles: a cheaper reading of single tiles (a 7z for the 6p, a fourth
     # beside the row's three) is no way to read tiles laid apart together
     four = [_options(("6p", 0.22), ("7z", 0.09), ("1f", 0.03)), _options(("4f", 0.37), ("9s", 0.1), ("2f", 0.05)),
-            _options(("4f", 0.29), ("2f", 0.27), ("3f", 0.1), ("6s", 0.05)), _options(("5m", 0.21), ("4f", 0.05), ("8f", 0.023))]
+            _options(("4f", 0.29), ("2f", 0.27), ("3f", 0.1), ("6s", 0.05)),
+            _options(("5m", 0.21), ("4f", 0.05), ("8f", 0.023))]
     reading = decode([*hand, *four], [0] * 14 + [1] * 4)
     assert reading.codes[:14] == tuple(_codes("234p333z678m77s777z")) and reading.valid
     assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 4 and len(set(reading.codes[14:])) == 4

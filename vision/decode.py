@@ -113,8 +113,8 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
                         log(CROSS_RATIO), naming) or found
     if len(best) >= min(HAND_SIZES) and _incomplete(best, melds):  # fewer tiles show no hand however read
         spent = found[0] if found else 0.0  # a same-kind reading may cost too: two tiles read as one flower
-        laid = melds + _mixed_bonus_runs(best, runs or ())
-        found = _search(start, _meld_choices(alternatives, start, laid, open_tiles, dict(zip(open_tiles, options)), True),
+        laid, loose = melds + _mixed_bonus_runs(best, runs or ()), dict(zip(open_tiles, options))
+        found = _search(start, _meld_choices(alternatives, start, laid, open_tiles, loose, flowers=True),
                         lambda codes: _shows_complete(*_revealed(codes, melds)) and _are_sets(codes, melds),
                         spent + log(CROSS_RATIO), naming) or found
     chosen = found and (found[1] if _bonus_places(found[1]) == bonus else _renamed(found[1], alternatives, doubted))
