@@ -46,7 +46,7 @@ from functools import cached_property, lru_cache
 from heapq import heappop, heappush
 from itertools import combinations, permutations
 from math import exp, log, prod, sqrt
-from typing import Callable, Hashable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from scoring.decompose import decompose, sets_in
 from scoring.hand import Hand, HandError, Meld, SetKind, meld_of
@@ -203,11 +203,16 @@ def _set_aside(alternatives: Sequence[Alternatives], runs: Sequence[Hashable]) -
     weighed = []
     for options, run in zip(alternatives, runs):
         if run in aside:
-            scaled = [(code, p * BONUS_APART if tile_kind(code) == "bonus" else p) for code, p in options]
-            total = sum(p for _, p in scaled) or 1.0
-            options = tuple(sorted(((code, p / total) for code, p in scaled), key=lambda option: -option[1]))
+            options = _renormalised((code, p * BONUS_APART if tile_kind(code) == "bonus" else p) for code, p in options)
         weighed.append(options)
     return weighed
+
+
+def _renormalised(options: Iterable[tuple[str, float]]) -> Alternatives:
+    """The options scaled to sum to one (as they are where they sum to nothing), likeliest first."""
+    options = list(options)
+    total = sum(p for _, p in options) or 1.0
+    return tuple(sorted(((code, p / total) for code, p in options), key=lambda option: -option[1]))
 
 
 def _alike_runs(alternatives: Sequence[Alternatives], runs: Sequence[Hashable]) -> Sequence[Alternatives]:
@@ -218,9 +223,7 @@ def _alike_runs(alternatives: Sequence[Alternatives], runs: Sequence[Hashable]) 
     for run in _laid_runs(runs):
         if _look_alike([alternatives[i] for i in run]):
             for i in run:
-                playing = [option for option in alternatives[i] if tile_kind(option[0]) != "bonus"]
-                total = sum(p for _, p in playing) or 1.0
-                alternatives[i] = tuple((code, p / total) for code, p in playing)
+                alternatives[i] = _renormalised(option for option in alternatives[i] if tile_kind(option[0]) != "bonus")
     return alternatives
 
 
@@ -228,7 +231,7 @@ def _look_alike(tiles: Sequence[Alternatives]) -> bool:
     """Whether every two of the tiles are read alike: the Bhattacharyya coefficient of their readings
     (over every face, each summing to one) at least ALIKE, as the same face read twice is and unlike
     faces are not."""
-    read = [{code: p / (sum(q for _, q in options) or 1.0) for code, p in options} for options in tiles]
+    read = [dict(_renormalised(options)) for options in tiles]
     return all(sum(sqrt(p * b.get(code, 0.0)) for code, p in a.items()) >= ALIKE
                for a, b in combinations(read, 2))
 
