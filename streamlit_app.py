@@ -21,6 +21,8 @@ SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
 DEFAULT_RULES = next(iter(scoring.RULESETS))  # the rule set picked until the user picks one
 CLAIMED_NOTE = ("Sets in [brackets] were claimed (exposed): the photo shows them laid apart from the row of concealed "
                 "tiles. Tap a set that was never claimed: the score then counts it concealed.")
+BLURRED_ADVICE = ("This photo looks blurred (the phone moved, or the focus missed), so several tiles may be "
+                  "misread. Take it again holding the phone still, or check every tile below.")
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
 FACE_DOWN = "back"  # a fix choice: the recogniser's code for a tile lying face down
 EVERY_CHOICE = (NOT_A_TILE, FACE_DOWN, *(tile.code for tile in ALL_TILES))  # what any tile can be fixed to (the
@@ -76,6 +78,8 @@ def recognition_panel(photo: bytes, name: str) -> None:
         return
     pixels = st.session_state["pixels"]
     st.image(vision.draw(pixels, result), caption=f"{name}: {len(result.tiles)} tiles", width="stretch")
+    if result.blurred:
+        st.warning(BLURRED_ADVICE)
     fix_panel(result, pixels)
 
 

@@ -257,3 +257,31 @@ def test_an_unreadable_or_empty_photo_says_why_and_keeps_the_typed_hand(photo, m
     assert not app.exception
     assert [error.value for error in app.error] == [message]
     assert app.text_input(key="hand").value == typed
+
+
+def _jpeg(pixels) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="JPEG", quality=92)
+    return buffer.getvalue()
+
+
+def test_a_blurred_photo_asks_for_another_and_a_sharp_one_does_not():
+    import cv2
+    import numpy as np
+    from PIL import Image
+
+    from streamlit_app import BLURRED_ADVICE
+
+    pixels = np.asarray(Image.open(Path(APP).parent / "tests" / "data" / "row_green.jpg").convert("RGB"))
+    shaken = cv2.filter2D(pixels, -1, np.full((1, 7), 1 / 7, np.float32))  # the camera moved 7 pixels sideways
+    warnings = {}
+    for name, photo in (("sharp", pixels), ("shaken", shaken)):
+        app = AppTest.from_function(_page_reading, args=(str(Path(APP).parent), _jpeg(photo), f"{name}.jpg", ""),
+                                    default_timeout=60).run()
+        assert not app.exception and app.text_input(key="hand").value  # read either way
+        warnings[name] = [warning.value for warning in app.warning]
+    assert BLURRED_ADVICE not in warnings["sharp"] and BLURRED_ADVICE in warnings["shaken"]

@@ -367,6 +367,7 @@ def test_json_contract(recognize, capsys):
     assert set(first) == {"tile", "confidence", "alternatives", "box", "row", "group", "rotated", "changed", "doubtful"}
     assert first["tile"] == "1m" and len(first["box"]) == 4 and first["alternatives"][0][0] == "1m"
     assert data["hand"] == "123m 456p 789s 11155z"
+    assert data["blurred"] is False and data["sharpness"] > 0.7
 
 
 def test_overlay_is_written(recognize, tmp_path, capsys):
@@ -379,11 +380,20 @@ def test_overlay_is_written(recognize, tmp_path, capsys):
 def test_text_output_says_when_the_hand_read_does_not_win():
     from types import SimpleNamespace
 
-    short = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 55z", tiles=()))
+    short = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 55z", tiles=(), blurred=False))
     assert short.splitlines()[1] == ("not a winning hand (MCR): 123m 456p 789s 1155z is not complete: it has 13 tiles, "
                                      "one short of 14; it waits on 1z 5z")
-    assert cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=())) == "hand: 123m 456p 789s 11z 555z"
-    assert cli._text(SimpleNamespace(hand="", tiles=())) == "hand: (no tiles found)"
+    assert cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=(), blurred=False)) == (
+        "hand: 123m 456p 789s 11z 555z")
+    assert cli._text(SimpleNamespace(hand="", tiles=(), blurred=False)) == "hand: (no tiles found)"
+
+
+def test_text_output_warns_of_a_blurred_photo():
+    from types import SimpleNamespace
+
+    text = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=(), blurred=True, sharpness=0.31))
+    assert text.splitlines()[1] == ("warning: the photo looks blurred (sharpness 0.31): tiles may be misread; take it "
+                                    "again holding the phone still")
 
 
 @pytest.mark.parametrize(

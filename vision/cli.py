@@ -25,6 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _text(recognition) -> str:
     lines = [f"hand: {recognition.hand or '(no tiles found)'}"]
+    if recognition.blurred:
+        lines.append(f"warning: the photo looks blurred (sharpness {recognition.sharpness:.2f}): tiles may be misread; "
+                     "take it again holding the phone still")
     if recognition.hand:
         try:
             check(recognition.hand, ruleset="mcr")

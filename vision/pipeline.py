@@ -22,6 +22,8 @@ from vision.index import in_doubt
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
+from vision.sharpness import BLURRED, photo_sharpness, spread
+from vision.sharpness import FACE as SHARPNESS_FACE
 from vision.segment import Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
 from vision.surface import on_table
 from vision.way_up import WayUpReader
@@ -113,13 +115,21 @@ class Timings:
 
 @dataclass(frozen=True)
 class Recognition:
-    """The tiles in reading order (top row first, left to right) and the suggested hand string."""
+    """The tiles in reading order (top row first, left to right), the suggested hand string and how
+    sharp the standing tiles' faces are (`vision.sharpness`; None when no tile stands)."""
 
     tiles: tuple[RecognizedTile, ...]
     hand: str
     width: int
     height: int
     timings: Timings
+    sharpness: float | None = None
+
+    @property
+    def blurred(self) -> bool:
+        """Whether the photo looks smeared by camera shake or out of focus (its tiles are then often
+        misread: the page asks for another photo)."""
+        return self.sharpness is not None and self.sharpness < BLURRED
 
     @property
     def codes(self) -> tuple[str, ...]:
@@ -131,6 +141,8 @@ class Recognition:
             "tiles": [tile.to_dict() for tile in self.tiles],
             "hand": self.hand,
             "image": {"width": self.width, "height": self.height},
+            "sharpness": None if self.sharpness is None else round(self.sharpness, 3),
+            "blurred": self.blurred,
             "timings_ms": {**{k: round(v, 1) for k, v in asdict(self.timings).items()},
                            "total": round(self.timings.total, 1)},
         }
@@ -545,7 +557,8 @@ def recognize(image: Source) -> Recognition:
     is read without them, and as it is; the first reading is kept unless the second is CUT_TRUST
     likelier (`_likelihood`, at most TURN_COMPLETE: every tile sure, a complete hand; a first reading
     within CUT_TRUST of that is kept unread against). Each is read as `_read_upright` says: turned where
-    it looks unsure.
+    it looks unsure. Last, how sharp the faces of the tiles read are (`vision.sharpness`): a blurred photo
+    is worth taking again.
     """
     started = perf_counter()
     photo = load(image)
@@ -562,7 +575,11 @@ def recognize(image: Source) -> Recognition:
             tiles = tuple(replace(tile, box=tuple((x + offset[0], y + offset[1]) for x, y in tile.box)) for tile in tiles)
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
-    return Recognition(tiles, hand, width, height, replace(timings, preprocess=timings.preprocess + loaded))
+    measuring = perf_counter()
+    sharpness = _sharpness(photo, tiles)
+    timings = replace(timings, preprocess=timings.preprocess + loaded,
+                      postprocess=timings.postprocess + 1000 * (perf_counter() - measuring))
+    return Recognition(tiles, hand, width, height, timings, sharpness)
 
 
 Turned = tuple[tuple[RecognizedTile, ...], int, Photo]  # a photo's tiles read turned so many quarters, and that view
@@ -653,9 +670,20 @@ def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
 def _turned_odds(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float:
     """How much likelier a reading's standing tiles are turned half round than upright, as the way-up
     reader reads their faces (mean log odds; a tile lying sideways may lie either way round)."""
-    zoom = photo.zoom
-    return way_up_reader().turned_odds([rectify(photo.pixels, np.float32(tile.box) / zoom)
-                                        for tile in tiles if not tile.rotated])
+    return way_up_reader().turned_odds(_faces(photo, tiles))
+
+
+def _faces(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> list[np.ndarray]:
+    """The rectified faces of a reading's standing tiles (their boxes in the photo's original pixels)."""
+    return [rectify(photo.pixels, np.float32(tile.box) / photo.zoom) for tile in tiles if not tile.rotated]
+
+
+def _sharpness(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float | None:
+    """`photo_sharpness` of some of a reading's standing faces (`vision.sharpness.spread`; a face-down
+    tile shows no strokes)."""
+    standing = [tile for tile in tiles if not tile.rotated and tile.tile != "back"]
+    return photo_sharpness([rectify(photo.pixels, np.float32(standing[i].box) / photo.zoom, SHARPNESS_FACE)
+                            for i in spread(len(standing))])
 
 
 def _sideways(tiles: tuple[RecognizedTile, ...]) -> bool:
