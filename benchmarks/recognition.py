@@ -21,7 +21,7 @@ are put in reading order (rows by y, then x) before scoring.
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
         [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--camera] [--light]
-        [--surround] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
+        [--surround] [--shake] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
         puts them all on one light table; --sets: development scenes of tile sets laid out in rows, not hands
         (as the real photos show), ours only, where decoding should change next to nothing; --flowers:
         development hands with three or four bonus tiles laid apart together, ours only; --win-apart:
@@ -29,7 +29,9 @@ are put in reading order (rows by y, then x) before scoring.
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
-        with another surface along an edge (benchmarks/surround.py), ours only; --speed: only the 12-MP timing)
+        with another surface along an edge (benchmarks/surround.py), ours only; --shake: development scenes
+        smeared by camera shake over 0.5% and 1% of the photo's long side, ours only; --speed: only the
+        12-MP timing)
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from benchmarks.surround import SURROUNDS, with_band
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
 from datasets.scenes import (LIGHT_TABLES, SceneSpec, cached, flowered_hand, load_boxes, load_specs, make_specs,
                              random_set, tile_boxes, winner_apart_hand)
+from datasets.synth import motion_kernel
 from scoring import IncompleteHandError, check
 from scoring.hand import Hand
 
@@ -62,6 +65,7 @@ DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_
 SETS_SEED, SETS_COUNT = 9026, 160  # `--sets`: development scenes of tile sets laid out in rows, not hands
 FLOWERS_SEED, FLOWERS_COUNT = 11026, 120  # `--flowers`: development hands with three or four bonus tiles together
 WIN_APART_SEED, WIN_APART_COUNT = 12026, 120  # `--win-apart`: development hands with the winning tile laid apart
+SHAKES = {"shake 0.5%": 0.005, "shake 1%": 0.01}  # --shake parts: a smear this share of the photo's long side
 FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a half photo's width of it around them
 CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in degrees) per view of each photo
     "turned": ((0.0, -20.0), (0.0, -8.0), (0.0, 8.0), (0.0, 20.0)),
@@ -147,6 +151,7 @@ class Reading:
     flagged: tuple[bool, ...] = ()
     runs: tuple[tuple[int, int], ...] = ()
     rotated: tuple[bool, ...] = ()
+    blurred: bool = False  # the reader calls the photo blurred (the page then asks for another)
 
 
 def right_but_bonus_names(truth: Sequence[str], codes: Sequence[str]) -> bool:
@@ -259,11 +264,13 @@ def read_ours(path: Path) -> Reading:
     """Our reader through the JSON contract: raw top-1 = alternatives[0][0], decoded = tile."""
     from vision.pipeline import recognize
 
-    tiles = recognize(path).to_dict()["tiles"]
+    result = recognize(path).to_dict()
+    tiles = result["tiles"]
     return Reading(tuple(t["alternatives"][0][0] for t in tiles), tuple(t["tile"] for t in tiles),
                    tuple(tuple(np.mean(t["box"], axis=0).tolist()) for t in tiles),
                    flagged=tuple(t["changed"] or t["doubtful"] for t in tiles),
-                   runs=tuple((t["row"], t["group"]) for t in tiles), rotated=tuple(t["rotated"] for t in tiles))
+                   runs=tuple((t["row"], t["group"]) for t in tiles), rotated=tuple(t["rotated"] for t in tiles),
+                   blurred=result["blurred"])
 
 
 def read_detector(path: Path) -> Reading:
@@ -430,6 +437,22 @@ def surround_samples(workdir: Path) -> dict[str, list[Sample]]:
     return parts
 
 
+def shake_samples(count: int | None, workdir: Path) -> dict[str, list[Sample]]:
+    """Per SHAKES part, the development scenes smeared as by a camera moving while the shutter is open,
+    each scene along its own seeded direction (JPEG files in `workdir`): a development check of shaken photos."""
+    scenes = scene_samples(count, dev=True)
+    angles = np.random.default_rng(5).uniform(0, 180, len(scenes))
+    parts: dict[str, list[Sample]] = {part: [] for part in SHAKES}
+    for sample, angle in zip(scenes, angles):
+        pixels = cv2.imread(str(sample.path))
+        for part, share in SHAKES.items():
+            path = workdir / f"{part.replace(' ', '-')}-{sample.name}.jpg"
+            smeared = cv2.filter2D(pixels, -1, motion_kernel(share * max(pixels.shape[:2]), angle))
+            cv2.imwrite(str(path), smeared, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            parts[part].append(replace(sample, path=path))
+    return parts
+
+
 def big_photo(workdir: Path) -> Path:
     """A real photo cropped to 4:3 and upscaled to 12 megapixels (4000x3000 JPEG)."""
     with Image.open(RAW_IMAGES / BIG_PHOTO[0]) as image:
@@ -556,6 +579,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
     parser.add_argument("--surround", action="store_true",
                         help="only our reader on the tuned photos laid on felt with another surface along an edge")
+    parser.add_argument("--shake", action="store_true",
+                        help="only our reader on development scenes smeared by camera shake (--scenes N, default 60)")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
     return parser.parse_args(argv)
@@ -576,6 +601,8 @@ def _parts(args: argparse.Namespace, workdir: Path) -> dict[str, list[Sample]]:
         return light_samples(workdir)
     if args.surround:
         return surround_samples(workdir)
+    if args.shake:
+        return shake_samples(args.scenes, workdir)
     return {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
             "real-fresh": photo_samples(workdir, FRESH_LABELS)}
 
@@ -594,11 +621,18 @@ def _readers(ours_only: bool, big: Path) -> Readers:
     return readers
 
 
+def blurred_line(pairs: Sequence[tuple[Sequence[str], Reading]]) -> str:
+    """How many of the readings call their photo blurred, and how many of those read right but for bonus names."""
+    called = [(truth, reading) for truth, reading in pairs if reading.blurred]
+    right = sum(right_but_bonus_names(truth, reading.decoded) for truth, reading in called)
+    return f"{len(called)} of {len(pairs)} ({right} of them read right but for bonus names)"
+
+
 def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) -> None:
     """Every reader on every part: the table against the targets, then the bonus-names and suggested-hand figures."""
     rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
                      f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
-    notes, hands = [], []
+    notes, hands, blurred = [], [], []
     for part, samples in parts.items():
         results = run_part(samples, readers)
         if mistakes:
@@ -607,6 +641,8 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
             tally = Tally.of(pairs, found(samples, pairs))
             rows.append([part, name, str(len(samples)), str(tally.tiles)] + tally.row())
             notes.append(f"  {part}, {name}: {tally.but_bonus_names / len(samples):.1%}")
+            if name == "ours":
+                blurred.append(f"  {part}: {blurred_line(pairs)}")
             if all(sample.hand for sample in samples):
                 right = [sum(suggested_hand_right(s.hand, reading, names) for s, (_, reading) in zip(samples, pairs))
                          for names in (True, False)]
@@ -615,6 +651,7 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
     print_table(rows)
     print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
           "how many there are):", *notes, sep="\n")
+    print("\nPhotos our reader calls blurred (the page asks for another photo):", *blurred, sep="\n")
     if hands:
         print("\nSuggested hand right (the hand string the page starts from: concealed tiles, claimed sets, "
               "concealed kongs and bonus tiles as the scene lays them out):", *hands, sep="\n")
@@ -629,7 +666,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp)
         parts = _parts(args, workdir)
         big = big_photo(workdir)
-        ours_only = args.dev or args.camera or args.light or args.surround or any(getattr(args, n) for n in LAYOUTS)
+        ours_only = (args.dev or args.camera or args.light or args.surround or args.shake
+                     or any(getattr(args, n) for n in LAYOUTS))
         readers = _readers(ours_only, big)
         if parts:
             _accuracy(parts, readers, args.mistakes)

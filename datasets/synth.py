@@ -220,6 +220,20 @@ def photo_effects(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return image
 
 
+def motion_kernel(length: float, angle: float) -> np.ndarray:
+    """A normalised filter kernel smearing along a line `length` pixels long at `angle` degrees, as a
+    camera moving while the shutter is open smears a photo (drawn anti-aliased at 8 times the size,
+    then shrunk)."""
+    size, scale = int(np.ceil(length)) | 1, 8
+    reach = (length - 1) / 2 * scale * np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    centre = np.full(2, size * scale / 2)
+    canvas = np.zeros((size * scale, size * scale), np.float32)
+    start, end = (tuple(np.round(centre + sign * reach).astype(int).tolist()) for sign in (-1, 1))
+    cv2.line(canvas, start, end, 1.0, scale, cv2.LINE_AA)
+    kernel = cv2.resize(canvas, (size, size), interpolation=cv2.INTER_AREA)
+    return kernel / kernel.sum()
+
+
 class Generator:
     """Seeded crop generator over a list of artwork faces."""
 

@@ -33,6 +33,16 @@ def test_a_face_drawn_turned_is_the_upright_face_turned_half_round(generator: sy
     assert np.array_equal(turned, upright[::-1, ::-1]) and not np.array_equal(turned, upright)
 
 
+@pytest.mark.parametrize("angle, along", [(0, (0, 1)), (90, (1, 0)), (45, (1, 1))], ids=["across", "down", "diagonal"])
+def test_a_motion_kernel_smears_along_its_direction_only(angle: float, along: tuple[int, int]) -> None:
+    kernel = synth.motion_kernel(9, angle)
+    assert kernel.shape == (9, 9) and kernel.sum() == pytest.approx(1.0)
+    ys, xs = np.nonzero(kernel > 0.02)
+    spread = np.cov(np.stack([ys, xs]).astype(float))
+    direction = np.linalg.eigh(spread)[1][:, -1]  # the axis the weight spreads along (y, x)
+    assert abs(direction @ np.asarray(along, float) / np.hypot(*along)) > 0.95
+
+
 def test_back_crops_are_plainer_than_faces(generator: synth.Generator) -> None:
     rng = np.random.default_rng(9)
     backs = [generator.sample("back", rng).std(axis=(0, 1)).mean() for _ in range(8)]
