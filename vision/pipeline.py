@@ -24,7 +24,7 @@ from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
 from vision.sharpness import BLURRED, photo_sharpness, spread
 from vision.sharpness import FACE as SHARPNESS_FACE
-from vision.segment import Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
+from vision.segment import FACE_SIZE, Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
 from vision.surface import on_table
 from vision.way_up import WayUpReader
 
@@ -670,20 +670,19 @@ def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
 def _turned_odds(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float:
     """How much likelier a reading's standing tiles are turned half round than upright, as the way-up
     reader reads their faces (mean log odds; a tile lying sideways may lie either way round)."""
-    return way_up_reader().turned_odds(_faces(photo, tiles))
-
-
-def _faces(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> list[np.ndarray]:
-    """The rectified faces of a reading's standing tiles (their boxes in the photo's original pixels)."""
-    return [rectify(photo.pixels, np.float32(tile.box) / photo.zoom) for tile in tiles if not tile.rotated]
+    return way_up_reader().turned_odds(_faces(photo, [tile for tile in tiles if not tile.rotated]))
 
 
 def _sharpness(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float | None:
     """`photo_sharpness` of some of a reading's standing faces (`vision.sharpness.spread`; a face-down
     tile shows no strokes)."""
     standing = [tile for tile in tiles if not tile.rotated and tile.tile != "back"]
-    return photo_sharpness([rectify(photo.pixels, np.float32(standing[i].box) / photo.zoom, SHARPNESS_FACE)
-                            for i in spread(len(standing))])
+    return photo_sharpness(_faces(photo, [standing[i] for i in spread(len(standing))], SHARPNESS_FACE))
+
+
+def _faces(photo: Photo, tiles: list[RecognizedTile], size: tuple[int, int] = FACE_SIZE) -> list[np.ndarray]:
+    """The tiles' faces rectified at `size` (their boxes are in the photo's original pixels)."""
+    return [rectify(photo.pixels, np.float32(tile.box) / photo.zoom, size) for tile in tiles]
 
 
 def _sideways(tiles: tuple[RecognizedTile, ...]) -> bool:
