@@ -21,7 +21,7 @@ are put in reading order (rows by y, then x) before scoring.
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
         [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--camera] [--light]
-        [--surround] [--shake] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
+        [--surround] [--blur] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
         puts them all on one light table; --sets: development scenes of tile sets laid out in rows, not hands
         (as the real photos show), ours only, where decoding should change next to nothing; --flowers:
         development hands with three or four bonus tiles laid apart together, ours only; --win-apart:
@@ -29,9 +29,9 @@ are put in reading order (rows by y, then x) before scoring.
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
-        with another surface along an edge (benchmarks/surround.py), ours only; --shake: development scenes
-        smeared by camera shake over 0.5% and 1% of the photo's long side, ours only; --speed: only the
-        12-MP timing)
+        with another surface along an edge (benchmarks/surround.py), ours only; --blur: development scenes
+        smeared by camera shake over 0.5% and 1% of the photo's long side, or out of focus, ours only;
+        --speed: only the 12-MP timing)
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_
 SETS_SEED, SETS_COUNT = 9026, 160  # `--sets`: development scenes of tile sets laid out in rows, not hands
 FLOWERS_SEED, FLOWERS_COUNT = 11026, 120  # `--flowers`: development hands with three or four bonus tiles together
 WIN_APART_SEED, WIN_APART_COUNT = 12026, 120  # `--win-apart`: development hands with the winning tile laid apart
-SHAKES = {"shake 0.5%": 0.005, "shake 1%": 0.01}  # --shake parts: a smear this share of the photo's long side
+BLURS = {  # --blur parts: a camera shake's smear, or an out-of-focus blur's sigma, this share of the long side
+    "shake 0.5%": ("shake", 0.005), "shake 1%": ("shake", 0.01), "out of focus 0.2%": ("focus", 0.002)}
 FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a half photo's width of it around them
 CAMERA_VIEWS = {  # --camera parts: (far side narrower by this share, turn in degrees) per view of each photo
     "turned": ((0.0, -20.0), (0.0, -8.0), (0.0, 8.0), (0.0, 20.0)),
@@ -437,18 +438,21 @@ def surround_samples(workdir: Path) -> dict[str, list[Sample]]:
     return parts
 
 
-def shake_samples(count: int | None, workdir: Path) -> dict[str, list[Sample]]:
-    """Per SHAKES part, the development scenes smeared as by a camera moving while the shutter is open,
-    each scene along its own seeded direction (JPEG files in `workdir`): a development check of shaken photos."""
+def blur_samples(count: int | None, workdir: Path) -> dict[str, list[Sample]]:
+    """Per BLURS part, the development scenes smeared as by a camera moving while the shutter is open
+    (each scene along its own seeded direction) or out of focus (JPEG files in `workdir`): a development
+    check of blurred photos."""
     scenes = scene_samples(count, dev=True)
     angles = np.random.default_rng(5).uniform(0, 180, len(scenes))
-    parts: dict[str, list[Sample]] = {part: [] for part in SHAKES}
+    parts: dict[str, list[Sample]] = {part: [] for part in BLURS}
     for sample, angle in zip(scenes, angles):
         pixels = cv2.imread(str(sample.path))
-        for part, share in SHAKES.items():
+        for part, (kind, share) in BLURS.items():
             path = workdir / f"{part.replace(' ', '-')}-{sample.name}.jpg"
-            smeared = cv2.filter2D(pixels, -1, motion_kernel(share * max(pixels.shape[:2]), angle))
-            cv2.imwrite(str(path), smeared, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            reach = share * max(pixels.shape[:2])
+            blurred = (cv2.filter2D(pixels, -1, motion_kernel(reach, angle)) if kind == "shake"
+                       else cv2.GaussianBlur(pixels, (0, 0), reach))
+            cv2.imwrite(str(path), blurred, [cv2.IMWRITE_JPEG_QUALITY, 92])
             parts[part].append(replace(sample, path=path))
     return parts
 
@@ -579,8 +583,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="only our reader on the tuned photos in other light: casts, dim, shadows, glare")
     parser.add_argument("--surround", action="store_true",
                         help="only our reader on the tuned photos laid on felt with another surface along an edge")
-    parser.add_argument("--shake", action="store_true",
-                        help="only our reader on development scenes smeared by camera shake (--scenes N, default 60)")
+    parser.add_argument("--blur", action="store_true",
+                        help="only our reader on development scenes smeared by camera shake or out of focus "
+                             "(--scenes N, default 60)")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
     return parser.parse_args(argv)
@@ -601,8 +606,8 @@ def _parts(args: argparse.Namespace, workdir: Path) -> dict[str, list[Sample]]:
         return light_samples(workdir)
     if args.surround:
         return surround_samples(workdir)
-    if args.shake:
-        return shake_samples(args.scenes, workdir)
+    if args.blur:
+        return blur_samples(args.scenes, workdir)
     return {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
             "real-fresh": photo_samples(workdir, FRESH_LABELS)}
 
@@ -666,7 +671,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp)
         parts = _parts(args, workdir)
         big = big_photo(workdir)
-        ours_only = (args.dev or args.camera or args.light or args.surround or args.shake
+        ours_only = (args.dev or args.camera or args.light or args.surround or args.blur
                      or any(getattr(args, n) for n in LAYOUTS))
         readers = _readers(ours_only, big)
         if parts:

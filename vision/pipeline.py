@@ -22,8 +22,7 @@ from vision.index import in_doubt
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
-from vision.sharpness import BLURRED, photo_sharpness, spread
-from vision.sharpness import FACE as SHARPNESS_FACE
+from vision.sharpness import BLURRED, FACE as SHARPNESS_FACE, photo_sharpness, spread
 from vision.segment import FACE_SIZE, Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
 from vision.surface import on_table
 from vision.way_up import WayUpReader

@@ -10,7 +10,7 @@ measured at half the classifier's crop size (a small tile's face, enlarged, is n
 photo's is the median over at most MEASURED of its standing faces.
 
 Chosen on development scenes smeared by camera shake (the 60 of `python -m benchmarks.recognition
---shake`, smeared over 0.25%, 0.5% and 0.75% of their long side) and the tuned real photos, as the
+--blur`, smeared over 0.25%, 0.5% and 0.75% of their long side) and the tuned real photos, as the
 pipeline finds their tiles (session 53, `docs/recognition-history.md`): the scenes as drawn measure
 0.87-1.04, smeared over 0.25% 0.65-0.94, 0.5% 0.36-0.73, 0.75% 0.29-0.60. Of the scenes under 0.55,
 30% read right but for bonus names (79 scenes), 0.55-0.7 60%, from 0.7 up 96%. The tuned photos
