@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from vision import sharpness
-from vision.sharpness import BLURRED, face_sharpness, photo_sharpness, spread
+from vision.sharpness import BLURRED, face_sharpness, face_size, photo_sharpness, spread
 
 DATA = Path(__file__).parent / "data"
 
@@ -44,6 +44,19 @@ def test_a_photo_is_measured_on_at_most_sixteen_faces_spread_evenly() -> None:
     assert spread(36)[0] == 0 and spread(36)[-1] == 35 and len(spread(36)) == sharpness.MEASURED
     assert photo_sharpness([]) is None
     assert photo_sharpness([_face(), _face(), _smeared(_face(), 5, True)]) == pytest.approx(face_sharpness(_face()))
+
+
+def test_a_small_face_is_measured_at_its_own_size_never_enlarged() -> None:
+    assert face_size(200) == sharpness.FACE and face_size(32) == (24, 32) and face_size(5) == (12, 16)
+
+
+def test_a_small_sharp_photo_is_not_called_blurred() -> None:
+    """Its faces, enlarged to the size faces are measured at, would look soft: they are measured at their own."""
+    from vision import recognize
+
+    pixels = np.asarray(Image.open(DATA / "row_green.jpg").convert("RGB"))
+    small = recognize(cv2.resize(pixels, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA))
+    assert small.hand == "123m 456p 789s 11155z" and not small.blurred
 
 
 def test_a_photo_smeared_by_a_shaking_camera_is_called_blurred_and_the_sharp_one_not() -> None:

@@ -22,7 +22,7 @@ from vision.index import in_doubt
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
-from vision.sharpness import BLURRED, FACE as SHARPNESS_FACE, photo_sharpness, spread
+from vision.sharpness import BLURRED, face_size, photo_sharpness, spread
 from vision.segment import FACE_SIZE, Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
 from vision.surface import on_table
 from vision.way_up import WayUpReader
@@ -676,7 +676,14 @@ def _sharpness(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float | None:
     """`photo_sharpness` of some of a reading's standing faces (`vision.sharpness.spread`; a face-down
     tile shows no strokes)."""
     standing = [tile for tile in tiles if not tile.rotated and tile.tile != "back"]
-    return photo_sharpness(_faces(photo, [standing[i] for i in spread(len(standing))], SHARPNESS_FACE))
+    measured = [standing[i] for i in spread(len(standing))]
+    return photo_sharpness([_faces(photo, [tile], face_size(_height(photo, tile)))[0] for tile in measured])
+
+
+def _height(photo: Photo, tile: RecognizedTile) -> float:
+    """How many of the photo's working pixels a tile's face stands tall (its left and right sides' mean)."""
+    top_left, top_right, bottom_right, bottom_left = np.float32(tile.box) / photo.zoom
+    return float(np.linalg.norm(bottom_left - top_left) + np.linalg.norm(bottom_right - top_right)) / 2
 
 
 def _faces(photo: Photo, tiles: list[RecognizedTile], size: tuple[int, int] = FACE_SIZE) -> list[np.ndarray]:

@@ -6,8 +6,9 @@ a 6 of bamboo for a 9, a 2 of characters for a 3). A sharp stroke's edge rises f
 within a pixel or two of the rectified face; smeared along some direction, it rises slowly across
 that direction. So a face's sharpness is the steepest 1% of its grey level's slopes, as a share of
 its ink-to-body contrast, in the direction where they are least steep (a shake smears one way only),
-measured at half the classifier's crop size (a small tile's face, enlarged, is no less sharp), and a
-photo's is the median over at most MEASURED of its standing faces.
+measured at half the classifier's crop size, or at its own size where smaller (an enlarged face's
+edges are wider in pixels, not less sharp), and a photo's is the median over at most MEASURED of its
+standing faces.
 
 Chosen on development scenes smeared by camera shake (the 60 of `python -m benchmarks.recognition
 --blur`, smeared over 0.25%, 0.5% and 0.75% of their long side) and the tuned real photos, as the
@@ -15,7 +16,8 @@ pipeline finds their tiles (session 53, `docs/recognition-history.md`): the scen
 0.87-1.04, smeared over 0.25% 0.65-0.94, 0.5% 0.36-0.73, 0.75% 0.29-0.60. Of the scenes under 0.55,
 30% read right but for bonus names (79 scenes), 0.55-0.7 60%, from 0.7 up 96%. The tuned photos
 measure 0.69-0.91 and read right, smeared over 0.5% of their long side too (0.66-0.79: their tiles
-are large). A photo under BLURRED is called blurred.
+are large), and shrunk to a quarter of their size 0.68-0.94 (measured at FACE, enlarged, their faces
+fell to 0.50-0.52). A photo under BLURRED is called blurred.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ FACE = (48, 64)  # width, height of the faces measured (rectified at half the cl
 STEEPEST = 0.99  # quantile of a face's slopes taken as its edges' steepness
 CONTRAST = (0.05, 0.95)  # quantiles of a face's grey levels taken as its ink and its body
 MEASURED = 16  # faces measured at most per photo, spread evenly over its tiles
+SMALLEST = 16  # a face is measured this many pixels tall at the least
 DIAGONAL = np.float32(np.sqrt(0.5))
 
 
@@ -52,6 +55,13 @@ def face_sharpness(face: np.ndarray) -> float:
     dy = cv2.Scharr(level, cv2.CV_32F, 0, 1) / 16
     slopes = np.abs(np.stack([dx, dy, (dx + dy) * DIAGONAL, (dx - dy) * DIAGONAL]).reshape(4, -1))
     return float(_quantiles(slopes, (STEEPEST,)).min() / (body - ink))
+
+
+def face_size(height: float) -> tuple[int, int]:
+    """The size (width, height) to measure a face at that stands `height` pixels tall in the photo: FACE,
+    or smaller where the face is (an enlarged face's edges are wider in pixels, not less sharp)."""
+    scale = min(1.0, max(height, SMALLEST) / FACE[1])
+    return round(FACE[0] * scale), round(FACE[1] * scale)
 
 
 def spread(count: int) -> list[int]:
