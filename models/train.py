@@ -137,7 +137,8 @@ def _augment_chunk(task: tuple[int, int, list[np.ndarray]]) -> list[np.ndarray]:
 def real_training_set(tiles: list[real_tiles.RealTile], variants: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """`variants` augmented copies of every real TRAIN crop (cached in ~/.cache/mahjong-lens)."""
     digest = hashlib.sha1("\n".join(tile.path.name for tile in tiles).encode()).hexdigest()[:8]
-    path = synth.CACHE_DIR / f"real_train_{synth.CROP_SIZE[0]}x{synth.CROP_SIZE[1]}_{variants}_{seed}_{digest}.npz"
+    shape = f"{synth.CROP_SIZE[0]}x{synth.CROP_SIZE[1]}"  # and the generator's version: `photo_effects` augments them
+    path = synth.CACHE_DIR / f"real_train_{synth.RENDER_VERSION}_{shape}_{variants}_{seed}_{digest}.npz"
     if path.is_file():
         data = np.load(path)
         return data["images"], data["labels"]
