@@ -23,7 +23,7 @@ from vision.decode import complete, decode, hand_text, incomplete, odd_backs, ti
 from vision.io import Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
 from vision.sharpness import BLURRED, face_size, photo_sharpness, spread
-from vision.segment import FACE_SIZE, Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
+from vision.segment import Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
 from vision.surface import on_table
 from vision.way_up import WayUpReader
 
@@ -316,9 +316,9 @@ def _bonus_recount(runs: list[RunReading], picks: tuple[int, ...], tiles: tuple[
     """Whether the picks recount a run whose tiles then read as bonus tiles only: how many bonus tiles
     there are bears on no hand's shape, so a hand complete so says nothing for that count (a run of
     four flowers cut in three, where the four read as no hand)."""
-    recounted = {(split.run.row, split.run.group) for run, pick in zip(runs, picks) if pick
-                 for _, split, _ in [run.splits[pick]]}
-    kinds = [{tile_kind(tile.tile) for tile in tiles if (tile.row, tile.group) == place} for place in recounted]
+    recounted = [run.splits[pick][1].run for run, pick in zip(runs, picks) if pick]
+    kinds = [{tile_kind(tile.tile) for tile in tiles if (tile.row, tile.group) == (run.row, run.group)}
+             for run in recounted]
     return {"bonus"} in kinds
 
 
@@ -669,26 +669,27 @@ def _read_photo(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
 def _turned_odds(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float:
     """How much likelier a reading's standing tiles are turned half round than upright, as the way-up
     reader reads their faces (mean log odds; a tile lying sideways may lie either way round)."""
-    return way_up_reader().turned_odds(_faces(photo, [tile for tile in tiles if not tile.rotated]))
+    standing = [tile for tile in tiles if not tile.rotated]
+    return way_up_reader().turned_odds([rectify(photo.pixels, _quad(photo, tile)) for tile in standing])
 
 
 def _sharpness(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> float | None:
     """`photo_sharpness` of some of a reading's standing faces (`vision.sharpness.spread`; a face-down
-    tile shows no strokes)."""
+    tile shows no strokes), each rectified at its `face_size`."""
     standing = [tile for tile in tiles if not tile.rotated and tile.tile != "back"]
-    measured = [standing[i] for i in spread(len(standing))]
-    return photo_sharpness([_faces(photo, [tile], face_size(_height(photo, tile)))[0] for tile in measured])
+    quads = [_quad(photo, standing[i]) for i in spread(len(standing))]
+    return photo_sharpness([rectify(photo.pixels, quad, face_size(_height(quad))) for quad in quads])
 
 
-def _height(photo: Photo, tile: RecognizedTile) -> float:
-    """How many of the photo's working pixels a tile's face stands tall (its left and right sides' mean)."""
-    top_left, top_right, bottom_right, bottom_left = np.float32(tile.box) / photo.zoom
+def _quad(photo: Photo, tile: RecognizedTile) -> np.ndarray:
+    """A tile's box in the photo's working pixels (boxes are in its original pixels)."""
+    return np.float32(tile.box) / photo.zoom
+
+
+def _height(quad: np.ndarray) -> float:
+    """How tall a face's quad stands: its left and right sides' mean length."""
+    top_left, top_right, bottom_right, bottom_left = quad
     return float(np.linalg.norm(bottom_left - top_left) + np.linalg.norm(bottom_right - top_right)) / 2
-
-
-def _faces(photo: Photo, tiles: list[RecognizedTile], size: tuple[int, int] = FACE_SIZE) -> list[np.ndarray]:
-    """The tiles' faces rectified at `size` (their boxes are in the photo's original pixels)."""
-    return [rectify(photo.pixels, np.float32(tile.box) / photo.zoom, size) for tile in tiles]
 
 
 def _sideways(tiles: tuple[RecognizedTile, ...]) -> bool:
