@@ -13,11 +13,12 @@ standing faces.
 Chosen on development scenes smeared by camera shake (the 60 of `python -m benchmarks.recognition
 --blur`, smeared over 0.25%, 0.5% and 0.75% of their long side) and the tuned real photos, as the
 pipeline finds their tiles (session 53, `docs/recognition-history.md`): the scenes as drawn measure
-0.87-1.04, smeared over 0.25% 0.65-0.94, 0.5% 0.36-0.73, 0.75% 0.29-0.60. Of the scenes under 0.55,
-30% read right but for bonus names (79 scenes), 0.55-0.7 60%, from 0.7 up 96%. The tuned photos
+0.86-1.04, smeared over 0.25% 0.65-0.94, 0.5% 0.37-0.74, 0.75% 0.29-0.58. Of the scenes under 0.55,
+31% read right but for bonus names (78 scenes), 0.55-0.7 61%, from 0.7 up 95%. The tuned photos
 measure 0.69-0.91 and read right, smeared over 0.5% of their long side too (0.66-0.79: their tiles
-are large), and shrunk to a quarter of their size 0.68-0.94 (measured at FACE, enlarged, their faces
-fell to 0.50-0.52). A photo under BLURRED is called blurred.
+are large), and shrunk to a quarter of their size 0.68-0.94 (measured at FACE, enlarged, the faces of
+the nine with small tiles fell to 0.50-0.64, five of them under BLURRED). A photo under BLURRED is
+called blurred.
 """
 
 from __future__ import annotations
