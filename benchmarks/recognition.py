@@ -21,7 +21,7 @@ are put in reading order (rows by y, then x) before scoring.
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
         [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--camera] [--light]
-        [--surround] [--blur] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
+        [--surround] [--blur] [--far] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
         puts them all on one light table; --sets: development scenes of tile sets laid out in rows, not hands
         (as the real photos show), ours only, where decoding should change next to nothing; --flowers:
         development hands with three or four bonus tiles laid apart together, ours only; --win-apart:
@@ -30,7 +30,8 @@ are put in reading order (rows by y, then x) before scoring.
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
         with another surface along an edge (benchmarks/surround.py), ours only; --blur: development scenes
-        smeared by camera shake over 0.5% and 1% of the photo's long side, or out of focus, ours only;
+        smeared by camera shake over 0.5% and 1% of the photo's long side, or out of focus, ours only; --far:
+        development scenes seen from two and a half times as far in a 12-megapixel frame, ours only;
         --speed: only the 12-MP timing)
 """
 
@@ -51,8 +52,8 @@ from PIL import Image
 from benchmarks.lighting import LIGHTS
 from benchmarks.surround import SURROUNDS, with_band
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
-from datasets.scenes import (LIGHT_TABLES, SceneSpec, cached, flowered_hand, load_boxes, load_specs, make_specs,
-                             random_set, tile_boxes, winner_apart_hand)
+from datasets.scenes import (FAR, FRAME, LIGHT_TABLES, Frame, SceneSpec, cached, flowered_hand, load_boxes, load_specs,
+                             make_specs, random_set, tile_boxes, winner_apart_hand)
 from datasets.synth import motion_kernel
 from scoring import IncompleteHandError, check
 from scoring.hand import Hand
@@ -316,13 +317,13 @@ LAYOUTS = {"sets": Layout(SETS_SEED, SETS_COUNT, random_set, False),
            "win_apart": Layout(WIN_APART_SEED, WIN_APART_COUNT, winner_apart_hand, True)}
 
 
-def scene_specs(count: int | None, dev: bool = False, table: str | None = None,
-                layout: str | None = None) -> tuple[list[SceneSpec], dict[int, list[list[list[int]]]]]:
+def scene_specs(count: int | None, dev: bool = False, table: str | None = None, layout: str | None = None,
+                frame: Frame = FRAME) -> tuple[list[SceneSpec], dict[int, list[list[list[int]]]]]:
     """(specs, each seed's tile corners) of the committed evaluation scenes (the first `count`), or
     with `dev` of `count` development scenes drawn the same way from another master seed (all on
-    `table`, if given), or of `count` development scenes of one of the LAYOUTS (tile sets laid out in
-    rows, `random_set`; hands with three or four bonus tiles, `flowered_hand`; hands with the winning
-    tile laid apart, `winner_apart_hand`): for tuning, never reported."""
+    `table`, if given; rendered in `frame`), or of `count` development scenes of one of the LAYOUTS (tile
+    sets laid out in rows, `random_set`; hands with three or four bonus tiles, `flowered_hand`; hands with
+    the winning tile laid apart, `winner_apart_hand`): for tuning, never reported."""
     if layout:
         drawn = LAYOUTS[layout]
         specs = make_specs(count or drawn.count, drawn.seed, drawn.draw)
@@ -330,15 +331,15 @@ def scene_specs(count: int | None, dev: bool = False, table: str | None = None,
         specs = [replace(spec, background=table or spec.background) for spec in make_specs(count or 60, DEV_SEED)]
     else:
         return load_specs()[:count], load_boxes()
-    return specs, {spec.seed: tile_boxes(spec) for spec in specs}
+    return specs, {spec.seed: tile_boxes(spec, frame) for spec in specs}
 
 
 def scene_samples(count: int | None, dev: bool = False, table: str | None = None,
-                  layout: str | None = None) -> list[Sample]:
+                  layout: str | None = None, frame: Frame = FRAME) -> list[Sample]:
     """The scenes of `scene_specs` as samples (a set's scenes show no hand)."""
-    specs, boxes = scene_specs(count, dev, table, layout)
+    specs, boxes = scene_specs(count, dev, table, layout, frame)
     hands = not layout or LAYOUTS[layout].hands
-    return [Sample(f"scene-{s.seed}", cached(s), tuple(c for row in s.labels for c in row),
+    return [Sample(f"scene-{s.seed}", cached(s, frame), tuple(c for row in s.labels for c in row),
                    tuple(tuple(map(tuple, box)) for box in boxes[s.seed]), s.hand if hands else None)
             for s in specs]
 
@@ -586,6 +587,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--blur", action="store_true",
                         help="only our reader on development scenes smeared by camera shake or out of focus "
                              "(--scenes N, default 60)")
+    parser.add_argument("--far", action="store_true",
+                        help="only our reader on development scenes seen from afar in a 12-megapixel frame "
+                             "(--scenes N, default 60; rendered once into the scene cache, a few seconds each)")
     parser.add_argument("--speed", action="store_true",
                         help="only the 12-megapixel timing of every reader (reads no labelled set)")
     return parser.parse_args(argv)
@@ -608,6 +612,8 @@ def _parts(args: argparse.Namespace, workdir: Path) -> dict[str, list[Sample]]:
         return surround_samples(workdir)
     if args.blur:
         return blur_samples(args.scenes, workdir)
+    if args.far:
+        return {"far": scene_samples(args.scenes, dev=True, frame=FAR)}
     return {"synthetic": scene_samples(args.scenes), "real": photo_samples(workdir),
             "real-fresh": photo_samples(workdir, FRESH_LABELS)}
 
@@ -671,7 +677,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         workdir = Path(tmp)
         parts = _parts(args, workdir)
         big = big_photo(workdir)
-        ours_only = (args.dev or args.camera or args.light or args.surround or args.blur
+        ours_only = (args.dev or args.camera or args.light or args.surround or args.blur or args.far
                      or any(getattr(args, n) for n in LAYOUTS))
         readers = _readers(ours_only, big)
         if parts:

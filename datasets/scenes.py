@@ -296,6 +296,20 @@ def make_specs(count: int, seed: int = 2026,
 # ---------------------------------------------------------------- rendering
 
 @dataclass(frozen=True)
+class Frame:
+    """How a scene is framed: the image's size (w, h) and how far the camera stands, as the share of
+    the usual width the hand spans (0.4: the hand is seen from two and a half times as far, in an image
+    as large as a 12-megapixel photo, say)."""
+
+    size: tuple[int, int] = OUTPUT
+    span: float = 1.0
+
+
+FRAME = Frame()
+FAR = Frame((4032, 3024), 0.4)  # a hand far from a phone's camera: faces about 100 pixels tall, 25 where looked for
+
+
+@dataclass(frozen=True)
 class Camera:
     """View and light of one scene, all drawn from its seed."""
 
@@ -410,8 +424,8 @@ def _plane(spec: SceneSpec, layout: Layout) -> Image.Image:
     return plane
 
 
-def _homography(size: tuple[int, int], camera: Camera) -> np.ndarray:
-    """Plane -> image: turn in the plane, tilt about the horizontal axis, fit into OUTPUT."""
+def _homography(size: tuple[int, int], camera: Camera, frame: Frame) -> np.ndarray:
+    """Plane -> image: turn in the plane, tilt about the horizontal axis, fit into the frame."""
     w, h = size
     corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     a, t = np.radians(camera.turn), np.radians(camera.tilt)
@@ -419,89 +433,92 @@ def _homography(size: tuple[int, int], camera: Camera) -> np.ndarray:
     depth = turned[:, 1] * np.sin(t) + 2.5 * max(w, h)
     projected = np.stack([turned[:, 0], turned[:, 1] * np.cos(t)], axis=1) / depth[:, None]
     span = projected.max(axis=0) - projected.min(axis=0)
-    scale = min(camera.fill * OUTPUT[0] / span[0], 0.9 * OUTPUT[1] / span[1])
-    placed = (projected - projected.mean(axis=0)) * scale + np.array(OUTPUT) / 2
+    width, height = frame.size
+    scale = min(camera.fill * width / span[0], 0.9 * height / span[1]) * frame.span
+    placed = (projected - projected.mean(axis=0)) * scale + np.array(frame.size) / 2
     return cv2.getPerspectiveTransform((corners + [w / 2, h / 2]).astype(np.float32),
                                        placed.astype(np.float32))
 
 
-def _smooth_noise(rng: np.random.Generator, cells: tuple[int, int]) -> np.ndarray:
+def _smooth_noise(rng: np.random.Generator, cells: tuple[int, int], size: tuple[int, int]) -> np.ndarray:
     small = rng.random((cells[1], cells[0])).astype(np.float32)
-    return cv2.resize(small, OUTPUT, interpolation=cv2.INTER_CUBIC)
+    return cv2.resize(small, size, interpolation=cv2.INTER_CUBIC)
 
 
-def _pattern(kind: str, rng: np.random.Generator) -> np.ndarray:
+def _pattern(kind: str, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     """Per-pixel shade (about 1) or, for gingham, the share of colour over white."""
-    ys, xs = np.mgrid[0:OUTPUT[1], 0:OUTPUT[0]].astype(np.float32)
-    fine = rng.normal(0, 1, (OUTPUT[1], OUTPUT[0])).astype(np.float32)
+    ys, xs = np.mgrid[0:size[1], 0:size[0]].astype(np.float32)
+    fine = rng.normal(0, 1, (size[1], size[0])).astype(np.float32)
     if kind == "wood":
-        return 0.75 + 0.25 * (np.sin((ys + 40 * _smooth_noise(rng, (4, 6))) * 0.09) * 0.5 + 0.5) + 0.03 * fine
+        return 0.75 + 0.25 * (np.sin((ys + 40 * _smooth_noise(rng, (4, 6), size)) * 0.09) * 0.5 + 0.5) + 0.03 * fine
     if kind == "plaid":
         return 0.8 + ((xs // 36) % 3 == 0) * 0.25 + ((ys // 36) % 3 == 0) * 0.25 + 0.04 * fine
     if kind == "gingham":
         return np.clip(((xs // 28) % 2 + (ys // 28) % 2) / 2 + 0.03 * fine, 0, 1)
-    return 0.85 + 0.25 * _smooth_noise(rng, (5, 4)) + 0.04 * np.sin(xs * 1.3) * np.sin(ys * 1.3) + 0.05 * fine
+    return 0.85 + 0.25 * _smooth_noise(rng, (5, 4), size) + 0.04 * np.sin(xs * 1.3) * np.sin(ys * 1.3) + 0.05 * fine
 
 
-def _texture(name: str, rng: np.random.Generator) -> np.ndarray:
+def _texture(name: str, rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     """A procedural table texture, float RGB in 0..255."""
     colour, kind = (BACKGROUNDS | LIGHT_TABLES)[name]
-    shade = _pattern(kind, rng)[..., None]
+    shade = _pattern(kind, rng, size)[..., None]
     if kind == "gingham":
         return shade * np.array(colour) + (1 - shade) * np.array([232, 232, 236])
     return shade * np.array(colour)
 
 
 def _light(image: np.ndarray, camera: Camera, rng: np.random.Generator) -> np.ndarray:
-    ys, xs = np.mgrid[0:OUTPUT[1], 0:OUTPUT[0]].astype(np.float32)
+    height, width = image.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * np.pi)
-    ramp = (xs * np.cos(angle) + ys * np.sin(angle)) / max(OUTPUT)
+    ramp = (xs * np.cos(angle) + ys * np.sin(angle)) / max(width, height)
     gain = 1.0 + camera.gradient * (ramp - ramp.mean())
     image = image * gain[..., None] * np.array(camera.light)
     if camera.glare:
-        cx, cy = rng.uniform(0.2, 0.8) * OUTPUT[0], rng.uniform(0.2, 0.8) * OUTPUT[1]
+        cx, cy = rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height
         image += 60 * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * 90.0 ** 2))[..., None]
     image += rng.normal(0, 3, image.shape)
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def render(spec: SceneSpec) -> np.ndarray:
-    """The scene as an RGB uint8 image of OUTPUT size (deterministic in the spec)."""
+def render(spec: SceneSpec, frame: Frame = FRAME) -> np.ndarray:
+    """The scene as an RGB uint8 image of the frame's size (deterministic in the spec)."""
     rng = np.random.default_rng([spec.seed, 2])
     camera = Camera.from_seed(spec.seed)
     layout = Layout.of(spec, rng)
     plane = np.asarray(_plane(spec, layout), dtype=np.float32)
-    matrix = _homography(layout.size, camera)
-    warped = cv2.warpPerspective(plane, matrix, OUTPUT, flags=cv2.INTER_LINEAR)
+    matrix = _homography(layout.size, camera, frame)
+    warped = cv2.warpPerspective(plane, matrix, frame.size, flags=cv2.INTER_LINEAR)
     alpha = warped[..., 3:] / 255.0
     shift = np.float32([[1, 0, camera.shadow[0]], [0, 1, camera.shadow[1]]])
-    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha[..., 0], shift, OUTPUT), (0, 0), 9)[..., None]
-    table = _texture(spec.background, rng) * (1 - 0.55 * shadow)
+    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha[..., 0], shift, frame.size), (0, 0), 9)[..., None]
+    table = _texture(spec.background, rng, frame.size) * (1 - 0.55 * shadow)
     return _light(table * (1 - alpha) + warped[..., :3] * alpha, camera, rng)
 
 
-def tile_boxes(spec: SceneSpec) -> list[list[list[int]]]:
+def tile_boxes(spec: SceneSpec, frame: Frame = FRAME) -> list[list[list[int]]]:
     """Each tile's front surface in the rendered image (reading order), four corners
     top-left, top-right, bottom-right, bottom-left of the tile as laid, rounded to pixels."""
     layout = Layout.of(spec, np.random.default_rng([spec.seed, 2]))
-    matrix = _homography(layout.size, Camera.from_seed(spec.seed))
+    matrix = _homography(layout.size, Camera.from_seed(spec.seed), frame)
     quads = cv2.perspectiveTransform(layout.tops().reshape(-1, 1, 2), matrix).reshape(-1, 4, 2)
     return np.rint(quads).astype(int).tolist()
 
 
-def cache_path(spec: SceneSpec) -> Path:
-    """Where the scene's JPEG is cached: the name carries a digest of the spec and
-    RENDER_VERSION, so a changed spec or renderer never reuses a stale image."""
-    key = json.dumps([RENDER_VERSION, spec.to_json()], sort_keys=True).encode()
+def cache_path(spec: SceneSpec, frame: Frame = FRAME) -> Path:
+    """Where the scene's JPEG is cached: the name carries a digest of the spec, RENDER_VERSION
+    and any other frame than the usual, so a changed spec or renderer never reuses a stale image."""
+    framing = [] if frame == FRAME else [list(frame.size), frame.span]
+    key = json.dumps([RENDER_VERSION, spec.to_json(), *framing], sort_keys=True).encode()
     return CACHE / f"{spec.seed}-{hashlib.sha1(key).hexdigest()[:10]}.jpg"
 
 
-def cached(spec: SceneSpec) -> Path:
+def cached(spec: SceneSpec, frame: Frame = FRAME) -> Path:
     """Path of the scene's JPEG in the cache, rendering it first if needed."""
-    path = cache_path(spec)
+    path = cache_path(spec, frame)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(render(spec)).save(path, quality=90)
+        Image.fromarray(render(spec, frame)).save(path, quality=90)
     return path
 
 
