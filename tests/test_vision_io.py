@@ -134,3 +134,22 @@ def test_every_exif_orientation_matches_pillow(orientation):
     expected = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB")).astype(int)
     assert np.abs(load(data).pixels.astype(int) - expected).mean() < 3
 
+
+
+def test_a_large_jpeg_is_decoded_reduced_and_its_finest_view_in_full():
+    """A JPEG of more than twice CROP_SIDE is decoded at half size (zoom 2); `finest` decodes the kept
+    file in full, turned per EXIF as the reduced pixels are; `part` keeps the zoom."""
+    noise = np.random.default_rng(5).integers(0, 255, (75, 100, 3), np.uint8)
+    pixels = cv2.resize(cv2.GaussianBlur(noise, (5, 5), 2), (3200, 2400), interpolation=cv2.INTER_CUBIC)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored turned left
+    photo = load(_encode(np.ascontiguousarray(np.rot90(pixels, 1)), "JPEG", quality=95, exif=exif))
+    assert (photo.width, photo.height, photo.zoom, photo.original) == (1600, 1200, 2.0, (3200, 2400))
+    finest = photo.finest()
+    assert (finest.width, finest.height, finest.zoom) == (3200, 2400, 1.0) and finest.data is None
+    assert np.abs(finest.pixels.astype(int) - pixels).mean() < 3
+    part = photo.part(100, 50, 400, 250)
+    assert (part.width, part.height, part.zoom, part.original) == (300, 200, 2.0, (600, 400))
+    assert np.array_equal(part.pixels, photo.pixels[50:250, 100:400])
+    small = load(_encode(pixels[:1000, :1400], "JPEG", quality=95))  # under twice CROP_SIDE: decoded in full
+    assert small.zoom == 1.0 and small.data is None and small.finest() is small

@@ -64,12 +64,14 @@ class Photo:
 
     ``pixels`` is the full resolution, except that a large JPEG is decoded at a
     reduced DCT scale (long side at least CROP_SIDE): ``zoom`` maps its pixels
-    back to the original photo's (``original`` size, after orientation).
+    back to the original photo's (``original`` size, after orientation), and
+    ``data`` keeps the file, for `finest` to decode in full.
     """
 
     pixels: np.ndarray = field(repr=False)
     name: str
     original: tuple[int, int] | None = None  # (width, height) when pixels are a reduced decode
+    data: bytes | None = field(default=None, repr=False, compare=False)  # the JPEG decoded reduced
 
     @property
     def zoom(self) -> float:
@@ -92,6 +94,18 @@ class Photo:
     def reduced(self, long_side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
         """The photo `shrunk` to at most ``long_side`` pixels, and the scale (reduced / full)."""
         return shrunk(self.pixels, long_side)
+
+    def finest(self) -> Photo:
+        """The photo at its full resolution (itself unless decoded reduced: then decoded again in full)."""
+        if self.data is None:
+            return self
+        return Photo(_decode_jpeg(self.data, 1, Image.open(io.BytesIO(self.data)).getexif().get(0x0112, 1)), self.name)
+
+    def part(self, left: int, top: int, right: int, bottom: int) -> Photo:
+        """The part of the photo between those columns and rows of its pixels, at the same zoom."""
+        kept = self.pixels[top:bottom, left:right]
+        original = None if self.original is None else (round(kept.shape[1] * self.zoom), round(kept.shape[0] * self.zoom))
+        return Photo(np.ascontiguousarray(kept), self.name, original)
 
     def turned(self, quarters: int) -> Photo:
         """The photo turned ``quarters`` quarters clockwise (`unturned` maps its points back)."""
@@ -171,9 +185,10 @@ def _from_bytes(data: bytes, name: str) -> Photo:
     orientation = image.getexif().get(0x0112, 1)
     original = image.size[::-1] if orientation in QUARTER_TURNS else image.size
     fast = image.format == "JPEG" and image.mode in ("RGB", "L") and _complete_jpeg(data)
-    pixels = _decode_jpeg(data, max(image.size), orientation) if fast else _upright_rgb(image, name)
+    factor = max([f for f in JPEG_SCALES if max(image.size) / f >= CROP_SIDE] or [1])
+    pixels = _decode_jpeg(data, factor, orientation) if fast else _upright_rgb(image, name)
     reduced = pixels.shape[1] != original[0]
-    return _checked(Photo(pixels, name, original if reduced else None))
+    return _checked(Photo(pixels, name, original, data) if reduced else Photo(pixels, name))
 
 
 def _complete_jpeg(data: bytes) -> bool:
@@ -181,9 +196,8 @@ def _complete_jpeg(data: bytes) -> bool:
     return b"\xff\xd9" in data[-1024:]
 
 
-def _decode_jpeg(data: bytes, long_side: int, orientation: int) -> np.ndarray:
-    """Decode with OpenCV at the smallest DCT scale keeping CROP_SIDE pixels, then turn per EXIF."""
-    factor = max([f for f in JPEG_SCALES if long_side / f >= CROP_SIDE] or [1])
+def _decode_jpeg(data: bytes, factor: int, orientation: int) -> np.ndarray:
+    """Decode with OpenCV at a DCT scale of 1/``factor`` (a key of JPEG_SCALES), then turn per EXIF."""
     pixels = cv2.imdecode(np.frombuffer(data, np.uint8), JPEG_SCALES[factor] | cv2.IMREAD_IGNORE_ORIENTATION)
     pixels = ORIENTATIONS.get(orientation, lambda a: a)(pixels)
     return np.ascontiguousarray(cv2.cvtColor(pixels, cv2.COLOR_BGR2RGB))

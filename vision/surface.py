@@ -10,7 +10,7 @@ sides (a mat on a wooden table, all round) are each found as if the others were 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -187,7 +187,5 @@ def on_table(photo: Photo) -> tuple[Photo, tuple[float, float] | None]:
         strip[(rows < depth) | ((rows < depth + 2 * blur) & alike)] = band.table  # and what passes for the band
         cut[band.quarters] = int(max(band.depths) * height + blur if band.bare else min(band.depths) * height)
     top, right, bottom, left = cut
-    kept = pixels[top:photo.height - bottom, left:photo.width - right]
-    zoom = photo.zoom
-    original = None if photo.original is None else (round(kept.shape[1] * zoom), round(kept.shape[0] * zoom))
-    return Photo(np.ascontiguousarray(kept), photo.name, original), (left * zoom, top * zoom)
+    painted = replace(photo, pixels=pixels)
+    return painted.part(left, top, photo.width - right, photo.height - bottom), (left * photo.zoom, top * photo.zoom)
