@@ -224,10 +224,10 @@ def test_a_lone_tile_lying_seen_from_low_is_one_lying_tile_though_nearly_twice_a
     assert any(split.count == 1 and split.lying == 0 for split in splits(grey, lying, height))
 
 
-def _gingham(light: tuple[float, ...], dark: tuple[float, ...]) -> np.ndarray:
-    """A gingham 640 x 480 (float RGB), squares 14 pixels a side: ``light``, ``dark`` where two stripes cross."""
+def _gingham(light: tuple[float, ...], dark: tuple[float, ...], side: int = 14) -> np.ndarray:
+    """A gingham 640 x 480 (float RGB), squares ``side`` pixels a side: ``light``, ``dark`` where two stripes cross."""
     ys, xs = np.indices((480, 640))
-    share = 0.5 * ((xs // 14) % 2) + 0.5 * ((ys // 14) % 2)
+    share = 0.5 * ((xs // side) % 2) + 0.5 * ((ys // side) % 2)
     return np.array(light) + share[..., None] * (np.array(dark) - np.array(light))
 
 
@@ -258,6 +258,17 @@ def test_a_bright_spot_of_light_on_a_grey_cloth_is_not_taken_for_tiles():
     image = np.clip(cloth * (1 + 0.75 * spot)[..., None], 0, 255).astype(np.uint8)
     (run,) = find_runs(image)
     assert run.height == pytest.approx(66, abs=4) and splits(image, run)[0].count == 8
+
+
+def test_tiles_far_from_the_camera_on_a_fine_gingham_are_found():
+    """Seen from afar, a gingham's squares are small in the photo (5 of 640 pixels): still taken for a
+    pattern, its white squares are not faces (PATTERN_SPECK began at 1% of the long side until session
+    54: the cloth's white squares and the faces were one blob, cut into 3-tile rows 200 pixels high)."""
+    cloth = _lay_faces(_gingham((232, 232, 236), (60, 90, 190), 5), range(200, 408, 26), (26, 34, 8),
+                       ((236, 236, 224), (170, 60, 60), (120, 120, 110), (40, 40, 40)), (8, 26, 7, 19))
+    image = np.clip(cloth + np.random.default_rng(0).normal(0, 3, cloth.shape), 0, 255).astype(np.uint8)
+    (run,) = find_runs(image)
+    assert run.height == pytest.approx(41, abs=3) and splits(image, run)[0].count == 8
 
 
 def _gingham_with_tinted_faces(fall: float) -> np.ndarray:

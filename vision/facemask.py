@@ -13,7 +13,8 @@ from typing import Callable
 import cv2
 import numpy as np
 
-PATTERN_SPECK = (0.01, 0.05)  # sides of a table pattern's bright specks, as shares of the long side
+PATTERN_SPECK = (0.005, 0.05)  # sides of a table pattern's bright specks, as shares of the long side (from 0.01 until
+# session 54: a gingham seen from afar, its squares 0.7% of the photo, passed for faces)
 PATTERN_SPECKS = 60  # this many such specks make the table patterned
 SPECK_SOLID = 0.8  # a speck fills this share of its bounding box at least (a tile face has ink holes)
 SPECK_SPREAD = 0.5  # ... and is within this share of the typical speck's area
