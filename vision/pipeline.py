@@ -20,7 +20,7 @@ import numpy as np
 from vision.classify import TileClassifier
 from vision.index import in_doubt
 from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
-from vision.io import Photo, Source, load
+from vision.io import WORK_SIDE, Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
 from vision.sharpness import BLURRED, face_size, photo_sharpness, spread
 from vision.segment import Quad, Run, Split, find_runs, photo_tile_aspect, photo_tile_height, rectify, splits
@@ -70,6 +70,10 @@ CUT_TRUST = 0.25  # a photo showing bands of another surface (`vision.surface`) 
 # complete hand's TURN_COMPLETE). Tuned photos on felt with such bands (`benchmarks.recognition --surround`), exactly
 # right in its five parts: 69/100/69/69/0% read as they are; 100/100/92/92/100% (with session 44's first
 # `vision.surface`, the cut reading kept whenever likelier: 92/100/85/85% in the first four)
+SMALL_FACE = 32  # a photo whose faces are under this many pixels long where tiles are looked for (`Photo.work`)
+ZOOM_MARGIN = 2.0  # ... is read again at full resolution, where a part holds the tiles and this many faces' sides around them:
+ZOOM_GAIN = 2  # ... the largest part whose own reduced image shows them at least this many times larger,
+ZOOM_TRUST = 0.0  # ... and that reading kept unless the first is this much likelier (`_likelihood`)
 
 
 @dataclass(frozen=True)
@@ -571,7 +575,7 @@ def recognize(image: Source) -> Recognition:
         if _likelihood(whole) > bar:
             tiles = whole
         else:
-            tiles = tuple(replace(tile, box=tuple((x + offset[0], y + offset[1]) for x, y in tile.box)) for tile in tiles)
+            tiles = _shifted(tiles, offset)
     width, height = photo.original or (photo.width, photo.height)
     hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
     measuring = perf_counter()
@@ -579,6 +583,36 @@ def recognize(image: Source) -> Recognition:
     timings = replace(timings, preprocess=timings.preprocess + loaded,
                       postprocess=timings.postprocess + 1000 * (perf_counter() - measuring))
     return Recognition(tiles, hand, width, height, timings, sharpness)
+
+
+def _closer(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> tuple[Photo | None, tuple[float, float]]:
+    """Where a reading's faces are small in `Photo.work` (the median of their boxes' longer sides under
+    SMALL_FACE pixels: a hand far from the camera), the largest part of the photo, at full resolution,
+    that its own `work` shows ZOOM_GAIN times closer, centred on the tiles (when they fit in it with
+    ZOOM_MARGIN faces' sides around them), and where its top-left corner lies in the photo (original
+    pixels); else None. (The longer side: a photo taken sideways is first read with its faces lying.)"""
+    if not tiles:
+        return None, (0.0, 0.0)
+    side = float(np.median([_longer_side(np.float32(tile.box)) for tile in tiles]))  # original pixels
+    seen = photo.work[1] / photo.zoom  # work pixels per original pixel
+    if side * seen >= SMALL_FACE:
+        return None, (0.0, 0.0)
+    finest = photo.finest()
+    reach = WORK_SIDE * int(finest.zoom / (ZOOM_GAIN * seen))  # finest pixels a part may span
+    corners = np.float32([tile.box for tile in tiles]).reshape(-1, 2) / finest.zoom
+    margin = ZOOM_MARGIN * side / finest.zoom
+    low, high = corners.min(axis=0) - margin, corners.max(axis=0) + margin
+    if max(high - low) > reach:
+        return None, (0.0, 0.0)
+    size = np.array([finest.width, finest.height])
+    span = np.minimum(size, reach)
+    left, top = np.clip(np.round((low + high - span) / 2), 0, size - span).astype(int)
+    return finest.part(left, top, left + span[0], top + span[1]), (left * finest.zoom, top * finest.zoom)
+
+
+def _shifted(tiles: tuple[RecognizedTile, ...], shift: tuple[float, float]) -> tuple[RecognizedTile, ...]:
+    """The tiles read from a part of a photo, their boxes moved by where that part lies in it."""
+    return tuple(replace(tile, box=tuple((x + shift[0], y + shift[1]) for x, y in tile.box)) for tile in tiles)
 
 
 Turned = tuple[tuple[RecognizedTile, ...], int, Photo]  # a photo's tiles read turned so many quarters, and that view
@@ -594,9 +628,26 @@ def _read_upright(photo: Photo) -> tuple[tuple[RecognizedTile, ...], Timings]:
     standing upside down (`_turned_odds`) is kept (the way-up reader knows faces upright and turned half
     round, not sideways), listed as the photo shows the tiles (`_as_taken`). A photo taken sideways
     without an EXIF turn has its rows running up the picture, and one taken from across the table shows
-    the hand upside down, which an unfamiliar set reads worse.
+    the hand upside down, which an unfamiliar set reads worse. A hand far from the camera is first read
+    again from the part of the photo around it (`_closer`), kept unless the first reading is ZOOM_TRUST
+    likelier (`_likelihood`): only that part is then read turned.
     """
     tiles, timings = _read_photo(photo)
+    view, shift = _closer(photo, tiles)
+    if view is not None:
+        closer, more = _read_photo(view)
+        timings += more
+        if _likelihood(closer) + ZOOM_TRUST >= _likelihood(tiles):
+            closer, more = _turned_if_sideways(view, closer)
+            return _shifted(closer, shift), timings + more
+    tiles, more = _turned_if_sideways(photo, tiles)
+    return tiles, timings + more
+
+
+def _turned_if_sideways(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> tuple[tuple[RecognizedTile, ...], Timings]:
+    """The reading ``tiles`` of ``photo``, read again turned as `_read_upright` says where it looks
+    sideways (`_sideways`), and the time that took."""
+    timings = Timings(0.0, 0.0, 0.0)
     if not _sideways(tiles):
         return tiles, timings
     readings = [(tiles, 0, photo)]
@@ -690,6 +741,13 @@ def _height(quad: np.ndarray) -> float:
     """How tall a face's quad stands: its left and right sides' mean length."""
     top_left, top_right, bottom_right, bottom_left = quad
     return float(np.linalg.norm(bottom_left - top_left) + np.linalg.norm(bottom_right - top_right)) / 2
+
+
+def _longer_side(quad: np.ndarray) -> float:
+    """The longer of a quad's mean height (`_height`) and mean width."""
+    top_left, top_right, bottom_right, bottom_left = quad
+    width = float(np.linalg.norm(top_right - top_left) + np.linalg.norm(bottom_right - bottom_left)) / 2
+    return max(_height(quad), width)
 
 
 def _sideways(tiles: tuple[RecognizedTile, ...]) -> bool:
