@@ -260,6 +260,19 @@ def test_a_bright_spot_of_light_on_a_grey_cloth_is_not_taken_for_tiles():
     assert run.height == pytest.approx(66, abs=4) and splits(image, run)[0].count == 8
 
 
+def test_a_lone_tile_beside_a_far_hand_is_a_run():
+    """Faces 26 pixels tall in a 1000 x 750 image: a lone one covers less than MIN_AREA of it, but more
+    than half a face of the photo's tiles, so it is a run (until session 54 it was dropped: a flower laid
+    apart from a hand far from the camera went missing)."""
+    cloth = np.full((750, 1000, 3), (40, 110, 70), float) + np.random.default_rng(1).normal(0, 4, (750, 1000, 3))
+    cloth = _lay_faces(cloth, [*range(300, 460, 20), 520], (20, 26, 6),
+                       ((232, 236, 212), (150, 40, 40), (120, 120, 110), (40, 40, 40)), (8, 18, 7, 13))
+    image = np.clip(cloth, 0, 255).astype(np.uint8)
+    row, lone = find_runs(image)
+    assert [splits(image, run)[0].count for run in (row, lone)] == [8, 1]
+    assert np.mean(lone.corners, axis=0) == pytest.approx((530, 212.5), abs=3)
+
+
 def test_tiles_far_from_the_camera_on_a_fine_gingham_are_found():
     """Seen from afar, a gingham's squares are small in the photo (5 of 640 pixels): still taken for a
     pattern, its white squares are not faces (PATTERN_SPECK began at 1% of the long side until session

@@ -161,20 +161,27 @@ def _apart(cloth: np.ndarray, box: Quad) -> list[Quad]:
 
 
 def find_runs(image: np.ndarray) -> tuple[Run, ...]:
-    """Runs of touching tiles in a reduced RGB image, in reading order."""
+    """Runs of touching tiles in a reduced RGB image, in reading order: blobs of the face mask covering
+    MIN_AREA of the image at least or, where the tiles are so small in it that a lone face (ASPECTS[0] as
+    wide as the photo's tile height) would cover less (since session 54: a hand far from the camera, a
+    lone flower beside it), half such a face."""
     mask, cloth = face_and_cloth(image)
     grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
-    blobs = _blobs(grey, mask, MIN_AREA * mask.size)
+    least = MIN_AREA * mask.size
+    blobs = _blobs(grey, mask, least)
+    lone = ASPECTS[0] * photo_tile_height([row for _, rows in blobs for row in rows]) ** 2  # a lone face's area
+    if lone < least:  # tiles small in the photo (a hand far from the camera): blobs half a lone face's size are runs too
+        blobs += _blobs(grey, mask, lone / 2, least)
     bands = _rows_of_a_size(mask, blobs + _rows_left_out(grey, mask, blobs))
     if cloth is not None:
         bands = [part for band in bands for part in _apart(cloth, band)]
     return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
 
 
-def _blobs(grey: np.ndarray, mask: np.ndarray, least: float) -> list[tuple[np.ndarray, list[Quad]]]:
-    """The mask's blobs of ``least`` pixels at least, each with its rows (`_blob_rows`)."""
+def _blobs(grey: np.ndarray, mask: np.ndarray, least: float, most: float = np.inf) -> list[tuple[np.ndarray, list[Quad]]]:
+    """The mask's blobs of ``least`` pixels at least (and under ``most``), each with its rows (`_blob_rows`)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    return [(c, _blob_rows(grey, mask, c)) for c in contours if cv2.contourArea(c) >= least]
+    return [(c, _blob_rows(grey, mask, c)) for c in contours if least <= cv2.contourArea(c) < most]
 
 
 def _rows_left_out(grey: np.ndarray, mask: np.ndarray,
