@@ -104,7 +104,8 @@ class Photo:
     def part(self, left: int, top: int, right: int, bottom: int) -> Photo:
         """The part of the photo between those columns and rows of its pixels, at the same zoom."""
         kept = self.pixels[top:bottom, left:right]
-        original = None if self.original is None else (round(kept.shape[1] * self.zoom), round(kept.shape[0] * self.zoom))
+        height, width = kept.shape[:2]
+        original = None if self.original is None else (round(width * self.zoom), round(height * self.zoom))
         return Photo(np.ascontiguousarray(kept), self.name, original)
 
     def turned(self, quarters: int) -> Photo:

@@ -71,8 +71,8 @@ CUT_TRUST = 0.25  # a photo showing bands of another surface (`vision.surface`) 
 # right in its five parts: 69/100/69/69/0% read as they are; 100/100/92/92/100% (with session 44's first
 # `vision.surface`, the cut reading kept whenever likelier: 92/100/85/85% in the first four)
 SMALL_FACE = 32  # a photo whose faces are under this many pixels long where tiles are looked for (`Photo.work`)
-ZOOM_MARGIN = 2.0  # ... is read again at full resolution, where a part holds the tiles and this many faces' sides around them:
-ZOOM_GAIN = 2  # ... the largest part whose own reduced image shows them at least this many times larger,
+ZOOM_MARGIN = 2.0  # ... is read again at full resolution, where a part holds the tiles and this many faces' sides
+ZOOM_GAIN = 2  # ... around them: the largest part whose own reduced image shows them at least this many times larger,
 ZOOM_TRUST = 0.0  # ... and that reading kept unless the first is this much likelier (`_likelihood`)
 
 

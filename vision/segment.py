@@ -170,7 +170,7 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     least = MIN_AREA * mask.size
     blobs = _blobs(grey, mask, least)
     lone = ASPECTS[0] * photo_tile_height([row for _, rows in blobs for row in rows]) ** 2  # a lone face's area
-    if lone < least:  # tiles small in the photo (a hand far from the camera): blobs half a lone face's size are runs too
+    if lone < least:  # tiles small in the photo (a hand far from the camera): blobs of half a lone face are runs too
         blobs += _blobs(grey, mask, lone / 2, least)
     bands = _rows_of_a_size(mask, blobs + _rows_left_out(grey, mask, blobs))
     if cloth is not None:
@@ -178,7 +178,8 @@ def find_runs(image: np.ndarray) -> tuple[Run, ...]:
     return _reading_order(_sized_alike([band for band in bands if _plausible(band)]))
 
 
-def _blobs(grey: np.ndarray, mask: np.ndarray, least: float, most: float = np.inf) -> list[tuple[np.ndarray, list[Quad]]]:
+def _blobs(grey: np.ndarray, mask: np.ndarray, least: float,
+           most: float = np.inf) -> list[tuple[np.ndarray, list[Quad]]]:
     """The mask's blobs of ``least`` pixels at least (and under ``most``), each with its rows (`_blob_rows`)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     return [(c, _blob_rows(grey, mask, c)) for c in contours if least <= cv2.contourArea(c) < most]
