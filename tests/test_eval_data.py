@@ -11,7 +11,7 @@ from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Sample,
                                     detector_truth, located, on_felt, right_but_bonus_names, run_part,
                                     suggested_hand_right, viewed)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
-from datasets.scenes import (TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
+from datasets.scenes import (FAR, TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
 
 PHOTOS = load_photos()
@@ -76,6 +76,16 @@ def test_scene_cache_is_keyed_by_the_spec():
     other_body = SceneSpec.from_json({**SPECS[0].to_json(), "body": "lilac" if SPECS[0].body != "lilac" else "pale-blue"})
     assert cache_path(SPECS[0]) == cache_path(SceneSpec.from_json(SPECS[0].to_json()))
     assert cache_path(other_body) != cache_path(SPECS[0])
+
+
+def test_a_far_frame_shows_the_scene_smaller_in_a_larger_image():
+    """`--far`'s frame: 4032 x 3024, the hand seen from 2.5 times as far (its span 0.4 of the usual share
+    of the width), cached apart from the usual frame's image."""
+    near, far = np.array(tile_boxes(SPECS[0]), float), np.array(tile_boxes(SPECS[0], FAR), float)
+    widths = [np.ptp(boxes[..., 0]) for boxes in (near, far)]
+    assert widths[1] / 4032 == pytest.approx(0.4 * widths[0] / 1280, rel=0.01)
+    assert far.min() >= 0 and far[..., 0].max() < 4032 and far[..., 1].max() < 3024
+    assert cache_path(SPECS[0], FAR) != cache_path(SPECS[0])
 
 
 def test_a_scene_renders_deterministically():
