@@ -301,6 +301,21 @@ def test_a_hand_far_from_the_camera_is_read_again_from_its_part_of_the_photo(rec
     assert recognize(buffer.getvalue()).hand != result.hand
 
 
+def test_small_tiles_too_far_apart_to_read_closer_do_not_decode_the_photo_in_full(monkeypatch):
+    """Two small tiles at opposite corners of a 3600 x 2700 JPEG fit in no part read closer, so the photo
+    is not decoded in full (about 100 ms for 12 MP) only to be left as it is."""
+    from vision import pipeline
+    from vision.io import Photo, load
+
+    buffer = io.BytesIO()
+    Image.fromarray(np.full((2700, 3600, 3), 90, np.uint8)).save(buffer, "JPEG", quality=90)
+    photo = load(buffer.getvalue())
+    tiles = tuple(pipeline.RecognizedTile("1m", 0.9, (("1m", 0.9),), ((x, y), (x + 30, y), (x + 30, y + 40), (x, y + 40)),
+                                          0, 0, False, False, False) for x, y in ((100, 100), (3400, 2600)))
+    monkeypatch.setattr(Photo, "finest", lambda self: pytest.fail("decoded in full"))
+    assert photo.data is not None and pipeline._closer(photo, tiles) == (None, (0.0, 0.0))
+
+
 def test_exif_rotated_photo_reads_the_same(recognize):
     path = DATA / "row_green.jpg"
     upright = recognize(path)

@@ -147,9 +147,11 @@ def test_a_large_jpeg_is_decoded_reduced_and_its_finest_view_in_full():
     assert (photo.width, photo.height, photo.zoom, photo.original) == (1600, 1200, 2.0, (3200, 2400))
     finest = photo.finest()
     assert (finest.width, finest.height, finest.zoom) == (3200, 2400, 1.0) and finest.data is None
+    assert photo.finest_zoom == finest.zoom == 1.0
     assert np.abs(finest.pixels.astype(int) - pixels).mean() < 3
     part = photo.part(100, 50, 400, 250)
     assert (part.width, part.height, part.zoom, part.original) == (300, 200, 2.0, (600, 400))
     assert np.array_equal(part.pixels, photo.pixels[50:250, 100:400])
+    assert part.finest() is part and part.finest_zoom == part.zoom == 2.0  # a part keeps no file
     small = load(_encode(pixels[:1000, :1400], "JPEG", quality=95))  # under twice CROP_SIDE: decoded in full
     assert small.zoom == 1.0 and small.data is None and small.finest() is small

@@ -95,11 +95,16 @@ class Photo:
         """The photo `shrunk` to at most ``long_side`` pixels, and the scale (reduced / full)."""
         return shrunk(self.pixels, long_side)
 
+    @property
+    def finest_zoom(self) -> float:
+        """Original pixels per pixel of `finest` (known without decoding anything)."""
+        return self.zoom if self.data is None else 1.0
+
     def finest(self) -> Photo:
         """The photo at its full resolution (itself unless decoded reduced: then decoded again in full)."""
         if self.data is None:
             return self
-        return Photo(_decode_jpeg(self.data, 1, Image.open(io.BytesIO(self.data)).getexif().get(0x0112, 1)), self.name)
+        return Photo(_decode_jpeg(self.data, 1, _orientation(Image.open(io.BytesIO(self.data)))), self.name)
 
     def part(self, left: int, top: int, right: int, bottom: int) -> Photo:
         """The part of the photo between those columns and rows of its pixels, at the same zoom."""
@@ -183,7 +188,7 @@ def _from_bytes(data: bytes, name: str) -> Photo:
             f"{name!r} is not an image this app can read: send a JPEG, PNG, WebP or HEIC photo"
         ) from None
     _check_size(image.size, name)
-    orientation = image.getexif().get(0x0112, 1)
+    orientation = _orientation(image)
     original = image.size[::-1] if orientation in QUARTER_TURNS else image.size
     fast = image.format == "JPEG" and image.mode in ("RGB", "L") and _complete_jpeg(data)
     factor = max([f for f in JPEG_SCALES if max(image.size) / f >= CROP_SIDE] or [1])
@@ -244,9 +249,14 @@ def _upright_rgb(image: Image.Image, name: str) -> np.ndarray:
     return np.asarray(image.convert("RGB"))
 
 
+def _orientation(image: Image.Image) -> int:
+    """The EXIF orientation (1: stored upright)."""
+    return image.getexif().get(0x0112, 1)
+
+
 def _turned(image: Image.Image) -> bool:
     """Whether the EXIF orientation asks for a turn or flip."""
-    return image.getexif().get(0x0112, 1) not in (1, None)
+    return _orientation(image) not in (1, None)
 
 
 def _from_array(array: np.ndarray) -> np.ndarray:
