@@ -11,7 +11,7 @@ from PIL import Image
 
 from vision import cli
 from vision.classify import CLASSES
-from vision.decode import decode, hand_text, is_valid, tile_kind
+from vision.decode import decode, decode_apart, hand_text, is_valid, tile_kind
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parents[1]
@@ -56,6 +56,13 @@ def test_synthetic_scenes_read_exactly(recognize, path, hand):
     assert [tile.group for tile in result.tiles] == [g for g, n in enumerate(groups) for _ in range(n)]
     lying = [i for i, tile in enumerate(result.tiles) if tile.rotated]
     assert lying == ([12] if path.name == "row_wood.jpg" else [])
+
+
+def test_discards_lying_in_a_row_beyond_the_hand_are_read_but_left_out_of_it(recognize, hand_with_discards):
+    result = recognize(hand_with_discards)
+    assert list(result.codes) == _codes("9m3p5s2z7m123m456p789s111z55z")
+    assert [tile.in_hand for tile in result.tiles] == [False] * 5 + [True] * 14
+    assert result.hand == recognize(DATA / "row_green.jpg").hand == "123m 456p 789s 11155z"
 
 
 def test_a_concealed_kong_shown_with_two_backs_is_read_as_one(recognize):
@@ -405,7 +412,9 @@ def test_json_contract(recognize, capsys):
     assert cli.main([str(DATA / "row_green.jpg"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     first = data["tiles"][0]
-    assert set(first) == {"tile", "confidence", "alternatives", "box", "row", "group", "rotated", "changed", "doubtful"}
+    assert set(first) == {"tile", "confidence", "alternatives", "box", "row", "group", "rotated", "changed", "doubtful",
+                          "in_hand"}
+    assert all(tile["in_hand"] for tile in data["tiles"])
     assert first["tile"] == "1m" and len(first["box"]) == 4 and first["alternatives"][0][0] == "1m"
     assert data["hand"] == "123m 456p 789s 11155z"
     assert data["blurred"] is False and data["sharpness"] > 0.7
@@ -677,7 +686,8 @@ def test_a_run_laid_apart_is_read_as_one_of_its_likeliest_sets(recognize, monkey
     import vision.pipeline as pipeline
 
     offered = []
-    monkeypatch.setattr(pipeline, "decode", lambda options, runs: offered.append(options) or decode(options, runs))
+    monkeypatch.setattr(pipeline, "decode_apart",
+                        lambda options, runs: offered.append(options) or decode_apart(options, runs))
     recognize(DATA / "row_wood.jpg")
     faces = set(CLASSES) - {"none"}
     assert offered and all({code for code, _ in options} == faces for options in offered[-1])
@@ -1037,3 +1047,31 @@ def test_a_pung_laid_apart_read_alike_as_one_flower_is_no_bonus_tiles():
     assert reading.codes[:14] == tuple(_codes("111s123p222s33z666z")) and reading.valid
     assert [tile_kind(code) for code in reading.codes[14:]] == ["bonus"] * 3 and len(set(reading.codes[14:])) == 3
     assert all(reading.changed[:3])
+
+
+def test_discards_lying_beyond_a_complete_hand_are_set_apart_and_read_as_playing_tiles():
+    # a complete hand in the second row (eleven concealed tiles and a pung laid apart), and five discards
+    # lying apart in the row beyond it, one a bird read as a flower: they are no part of the hand, and no
+    # one discards a bonus tile, so that one is the playing tile it likeliest is
+    hand = [_options((code, 0.99)) for code in _codes("123m456p789s11z777z")]
+    discards = [_options((code, 0.95)) for code in _codes("9m3p5s2z")] + [_options(("2f", 0.4), ("1s", 0.35))]
+    runs = [(0, group) for group in range(5)] + [(1, 0)] * 11 + [(1, 1)] * 3
+    reading = decode_apart([*discards, *hand], runs)
+    assert reading.apart == frozenset(range(5)) and reading.valid
+    assert reading.codes == (*_codes("9m3p5s2z"), "1s", *_codes("123m456p789s11z777z"))
+    assert reading.changed[4] and not any(reading.changed[:4] + reading.changed[5:])
+    assert decode([*discards, *hand], runs).codes[4] == "2f"  # read all as one hand, it stays a flower
+    # the hand alone, or beside a flower laid aside, has nothing beyond it
+    for tiles, places in ((hand, runs[5:]), ([*hand, _options(("3f", 0.9))], [*runs[5:], (1, 2)])):
+        assert decode_apart(tiles, places) == decode(tiles, places)
+
+
+def test_a_winning_tile_laid_just_after_the_hand_is_kept_and_a_discard_alike_left_out():
+    # ten concealed tiles, a pung laid apart and the winning 1z laid just after them, and beyond them
+    # discards, one also a 1z: either 1z completes the hand, and the one in the hand's row is kept (a
+    # tile in a row of the hand's is no discard)
+    hand = [_options((code, 0.99)) for code in _codes("123m456p789s1z777z1z")]
+    discards = [_options((code, 0.95)) for code in _codes("1z9m3p")]
+    runs = [(0, 0), (0, 1), (0, 2)] + [(1, 0)] * 10 + [(1, 1)] * 3 + [(1, 2)]
+    reading = decode_apart([*discards, *hand], runs)
+    assert reading.apart == frozenset({0, 1, 2}) and reading.codes[3:] == tuple(_codes("123m456p789s1z777z1z"))

@@ -34,7 +34,8 @@ def _text(recognition) -> str:
         except ValueError as error:  # a tile missed, found twice or misread: what completes it, where one short
             lines.append(f"not a winning hand (MCR): {error}")
     for number, tile in enumerate(recognition.tiles, 1):
-        marks = "".join(mark for mark, on in (("  changed", tile.changed), ("  doubtful", tile.doubtful)) if on)
+        marks = "".join(mark for mark, on in (("  changed", tile.changed), ("  doubtful", tile.doubtful),
+                                              ("  not in the hand", not tile.in_hand)) if on)
         others = ", ".join(f"{code} {p:.2f}" for code, p in tile.alternatives if code != tile.tile)
         lines.append(f"{number:2d}. {tile.tile:4s} {tile.confidence:.2f}  row {tile.row} group {tile.group}"
                      f"  (also {others}){marks}")

@@ -41,7 +41,7 @@ from a hand's count (a set laid out in rows), the runs are no melds.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from heapq import heappop, heappush
 from itertools import combinations, permutations
@@ -66,6 +66,9 @@ BONUS_APART = 10.0  # a tile set aside (a run of one or two beside a row of more
 # a bonus tile: flowers and seasons are laid aside as they are drawn
 ALIKE = 0.9  # tiles read at least this alike (`_look_alike`) show one face: a pung of birds read as flowers
 # 0.92-0.99, unlike flowers laid together 0.6-0.75 (the held-out art's, development scenes)
+LOOSE_TILES = 2  # a run of at most this many playing tiles may lie beyond the hand (`decode_apart`)
+KEPT_LOOSE = 2  # at most this many such runs are taken as part of the hand where others are not
+APART_TRIES = 4  # at most this many choices of them are decoded (each a search for a hand)
 HAND_SIZES = {ruleset.tile_count: sets_in(ruleset.tile_count) for ruleset in RULESETS.values()}
 # tile count (kongs as three) -> sets in a winning hand, for every rule set the app scores
 NOT_FACES = frozenset({"back", "none"})
@@ -78,12 +81,14 @@ Alternatives = tuple[tuple[str, float], ...]
 
 @dataclass(frozen=True)
 class Reading:
-    """The decoded codes, and per tile whether decoding changed it or still doubts it."""
+    """The decoded codes, per tile whether decoding changed it or still doubts it, and the tiles no part
+    of the hand (`decode_apart`)."""
 
     codes: tuple[str, ...]
     changed: tuple[bool, ...]
     doubtful: tuple[bool, ...]
     valid: bool
+    apart: frozenset[int] = frozenset()
 
 
 def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None = None) -> Reading:
@@ -128,6 +133,85 @@ def decode(alternatives: Sequence[Alternatives], runs: Sequence[Hashable] | None
               for i, (code, p) in enumerate(zip(codes, probability))),
         chosen is not None,
     )
+
+
+def decode_apart(alternatives: Sequence[Alternatives], runs: Sequence[tuple[int, int]]) -> Reading:
+    """`decode`, given each tile's run as (row, group), with the tiles that are no part of the hand set
+    `apart`. Where the decoded tiles show no complete hand yet hold more tiles than a hand with one kong,
+    some may lie beyond it: discards or a neighbour's tiles, in a row of their own (`_loose_groups`). The
+    fewest of those loose groups (at most KEPT_LOOSE) are kept with the others that let them show a
+    complete hand as `decode` reads them, trying at most APART_TRIES choices (`_keeps` orders them); of
+    those keeping as few, the likeliest hand. The tiles left out are decoded on their own, as playing
+    tiles: no one discards a bonus tile."""
+    reading = decode(alternatives, runs)
+    loose = _loose_groups(reading.codes, runs)
+    if not loose or complete(reading.codes, runs):
+        return reading
+    chosen: list[tuple[float, list[int], Reading]] = []
+    fewest = KEPT_LOOSE  # groups kept by the first choice that shows a hand
+    for keep in _keeps(reading.codes, alternatives, loose)[:APART_TRIES]:
+        if len(keep) > fewest:
+            break
+        hand = [i for i in range(len(runs)) if not any(i in group for group in loose if group not in keep)]
+        found = decode([alternatives[i] for i in hand], [runs[i] for i in hand])
+        if complete(found.codes, [runs[i] for i in hand]):
+            chosen.append((sum(log(dict(alternatives[i])[code]) for i, code in zip(hand, found.codes)), hand, found))
+            fewest = len(keep)
+    if not chosen:
+        return reading
+    _, hand, found = max(chosen, key=lambda choice: choice[0])
+    out = [i for i in range(len(runs)) if i not in hand]
+    beyond = decode([_of_kind(alternatives[i], "playing") or alternatives[i] for i in out], [runs[i] for i in out])
+    changed = tuple(code != alternatives[i][0][0] for code, i in zip(beyond.codes, out))
+    return _joined(found, hand, replace(beyond, changed=changed), out)
+
+
+def _keeps(codes: Sequence[str], alternatives: Sequence[Alternatives],
+           loose: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], ...]]:
+    """The choices of loose groups to keep with the hand: fewest kept first, then those leaving as many
+    tiles as a hand holds (not one more or less: a tile missed, found twice or of the wrong kind), then
+    the surest; only those whose tiles could be a hand (`_hand_like`)."""
+    ranked = []
+    for kept in range(min(KEPT_LOOSE, len(loose) - 1) + 1):
+        for keep in combinations(loose, kept):
+            left = {i for group in loose if group not in keep for i in group}
+            hand = tuple(code for i, code in enumerate(codes) if i not in left)
+            if _hand_like(hand):
+                sure = sum(log(alternatives[i][0][1]) for group in keep for i in group)
+                ranked.append(((kept, not _whole(hand), -sure), keep))
+    return [keep for _, keep in sorted(ranked, key=lambda item: item[0])]
+
+
+def in_hand(items: Sequence, reading: Reading) -> list:
+    """The items (one per tile of the reading) of the tiles of the hand, those `apart` left out."""
+    return [item for i, item in enumerate(items) if i not in reading.apart]
+
+
+def _loose_groups(codes: Sequence[str], runs: Sequence[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """Where the tiles are more than a hand holds with one kong, the runs that may lie beyond the hand: in
+    a row of loose tiles (discards laid in a row: runs of at most LOOSE_TILES playing tiles, none showing a
+    face-down tile or more than three tiles), those runs, and every other that is no set as read (discards
+    touching; one read as a bonus tile: players lay their bonus tiles aside with their hands). A run in a
+    row of the hand's (a winning tile laid just after it) is kept with it."""
+    if len(codes) - len(_bonus_places(codes)) <= min(HAND_SIZES) + 1:
+        return []
+    groups = _members(runs)
+    playing = {run: all(tile_kind(codes[i]) == "playing" for i in group) for run, group in groups.items()}
+    small = {run for run, group in groups.items() if playing[run] and len(group) <= LOOSE_TILES}
+    rows = {run[0] for run in small} - {run[0] for run, group in groups.items()
+                                        if len(group) > 3 or any(codes[i] == "back" for i in group)}
+    return [group for run, group in groups.items()
+            if run[0] in rows and (run in small or _laid_meld(tuple(codes[i] for i in group)) is None)]
+
+
+def _joined(hand: Reading, places: Sequence[int], apart: Reading, apart_places: Sequence[int]) -> Reading:
+    """One reading of all the tiles from the hand's (at ``places``) and the other tiles' (``apart_places``)."""
+    order: list[tuple[str, bool, bool]] = [("", False, False)] * (len(places) + len(apart_places))
+    for part, at in ((hand, places), (apart, apart_places)):
+        for k, i in enumerate(at):
+            order[i] = (part.codes[k], part.changed[k], part.doubtful[k])
+    codes, changed, doubtful = (tuple(column) for column in zip(*order))
+    return Reading(codes, changed, doubtful, hand.valid, frozenset(apart_places))
 
 
 def _unsure(read: Sequence[Alternatives]) -> list[int]:

@@ -1,4 +1,5 @@
-"""Show what was read: numbered boxes and labels on the photo (doubtful ones in orange), tile crops."""
+"""Show what was read: numbered boxes and labels on the photo (doubtful ones in orange, tiles beyond the hand
+in grey), tile crops."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import numpy as np
 from vision.pipeline import Recognition, RecognizedTile
 from vision.segment import rectify
 
-COLOURS = {"sure": (0, 200, 0), "changed": (0, 120, 255), "doubtful": (255, 140, 0)}  # RGB
+COLOURS = {"sure": (0, 200, 0), "changed": (0, 120, 255), "doubtful": (255, 140, 0), "beyond": (150, 150, 150)}  # RGB
 
 
 def _colour(tile) -> tuple[int, int, int]:
-    return COLOURS["changed" if tile.changed else "doubtful" if tile.doubtful else "sure"]
+    """Grey for a tile beyond the hand (a discard), else by how surely it was read."""
+    kind = "changed" if tile.changed else "doubtful" if tile.doubtful else "sure"
+    return COLOURS[kind if tile.in_hand else "beyond"]
 
 
 def _box(tile: RecognizedTile, zoom: float) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.classify import TileClassifier
 from vision.index import in_doubt
-from vision.decode import complete, decode, hand_text, incomplete, odd_backs, tile_kind
+from vision.decode import complete, decode_apart, hand_text, in_hand, incomplete, odd_backs, tile_kind
 from vision.io import WORK_SIDE, Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
 from vision.sharpness import BLURRED, face_size, photo_sharpness, spread
@@ -89,6 +89,7 @@ class RecognizedTile:
     rotated: bool
     changed: bool
     doubtful: bool
+    in_hand: bool = True  # False: a tile beyond the hand (a discard), left out of the suggested hand
 
     def to_dict(self) -> dict:
         """The JSON contract's form of one tile."""
@@ -388,7 +389,12 @@ def _recounts(runs: list[RunReading]) -> list[tuple[int, ...]]:
 
 
 def _incomplete(tiles: tuple[RecognizedTile, ...]) -> bool:
-    return incomplete([tile.tile for tile in tiles], [(tile.row, tile.group) for tile in tiles])
+    return incomplete([tile.tile for tile in _hand(tiles)], [(tile.row, tile.group) for tile in _hand(tiles)])
+
+
+def _hand(tiles: tuple[RecognizedTile, ...]) -> tuple[RecognizedTile, ...]:
+    """The tiles of the hand: all but those beyond it (`RecognizedTile.in_hand`)."""
+    return tuple(tile for tile in tiles if tile.in_hand)
 
 
 def _overlaps(earlier: Split, cap: Split) -> bool:
@@ -503,19 +509,20 @@ def _tiles(chosen: list[tuple[Split, np.ndarray]], classes: tuple[str, ...], sca
     placed = [tile for index, tile in enumerate(placed) if index not in twins]
     alternatives = [options for index, options in enumerate(alternatives) if index not in twins]
     runs = [(run.row, run.group) for _, run, _ in placed]  # end caps belong to their run
-    reading = decode(alternatives, runs)
+    reading = decode_apart(alternatives, runs)
     odd = odd_backs(reading.codes)
     if odd:  # a face-down tile where no hand shows one: table or shadow, unless the faces need it
         kept = [i for i in range(len(placed)) if i not in odd]
         kept_runs = [runs[i] for i in kept]
-        fewer = decode([alternatives[i] for i in kept], kept_runs)
-        if not any(fewer.changed) and complete(fewer.codes, kept_runs):
+        fewer = decode_apart([alternatives[i] for i in kept], kept_runs)
+        if not any(fewer.changed) and complete(in_hand(fewer.codes, fewer), in_hand(kept_runs, fewer)):
             placed, alternatives, reading = [placed[i] for i in kept], [alternatives[i] for i in kept], fewer
     return tuple(
-        RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful)
-        for (quad, run, lying), options, code, changed, doubtful in zip(
+        RecognizedTile(code, dict(options)[code], options[:TOP_K], quad, run.row, run.group, lying, changed, doubtful,
+                       index not in reading.apart)
+        for index, ((quad, run, lying), options, code, changed, doubtful) in enumerate(zip(
             placed, alternatives, reading.codes, reading.changed, reading.doubtful
-        )
+        ))
     )
 
 
@@ -577,7 +584,8 @@ def recognize(image: Source) -> Recognition:
         else:
             tiles = _shifted(tiles, offset)
     width, height = photo.original or (photo.width, photo.height)
-    hand = hand_text([t.tile for t in tiles], [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
+    held = _hand(tiles)
+    hand = hand_text([t.tile for t in held], [(t.row, t.group) for t in held], [t.rotated for t in held])
     measuring = perf_counter()
     sharpness = _sharpness(photo, tiles)
     timings = replace(timings, preprocess=timings.preprocess + loaded,
@@ -764,7 +772,7 @@ def _likelihood(tiles: tuple[RecognizedTile, ...]) -> float:
     if not tiles:
         return -np.inf
     lying = sum(tile.rotated for tile in tiles) / len(tiles)
-    whole = complete([t.tile for t in tiles], [(t.row, t.group) for t in tiles])
+    whole = complete([t.tile for t in _hand(tiles)], [(t.row, t.group) for t in _hand(tiles)])
     return _sureness(tiles) - TURN_LYING * lying + TURN_COMPLETE * whole
 
 

@@ -53,6 +53,8 @@ SCENES = (
           turn=3, glare=(0.6, 0.9)),
     Scene("tests/data/row_close_groups.jpg", ("123p", "456m", "789s", "11z"), (40, 110, 60), (250, 244, 225),
           turn=2, gap=0.25),
+    Scene("tests/data/discards_row.jpg", ("9m", "3p", "5s", "2z", "7m"), (40, 110, 60), (250, 244, 225), turn=-2,
+          gap=1.0),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
