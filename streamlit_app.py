@@ -65,8 +65,11 @@ def recognition_panel(photo: bytes, name: str) -> None:
             st.session_state["recognition"] = None
             st.session_state["read_error"] = f"Could not read {name}: {str(error).rstrip('.')}."
         else:
-            st.session_state.update(recognition=result, pixels=loaded.pixels, codes=list(result.codes), added=[],
-                                    unclaimed=[], left_out=[])
+            beyond = [i for i, tile in enumerate(result.tiles) if not tile.in_hand]  # discards, left out
+            codes = [NOT_A_TILE if i in beyond else tile.tile for i, tile in enumerate(result.tiles)]
+            st.session_state.update(recognition=result, pixels=loaded.pixels, codes=codes, added=[], unclaimed=[],
+                                    left_out=beyond)
+            st.session_state[_leave_key()] = beyond
             if result.tiles:  # a photo with no tiles leaves the hand typed so far
                 st.session_state["hand"] = result.hand
     result = st.session_state.get("recognition")
@@ -87,8 +90,13 @@ def fix_panel(result, pixels) -> None:
     """One-tap fixes: each doubtful tile shows its crop and alternatives, and "not a tile" (a tile found
     where there is none, or found twice); any other tile can be fixed by its number; a choice rewrites
     the hand."""
-    doubtful = [i for i, tile in enumerate(result.tiles) if tile.doubtful or tile.changed]
+    doubtful = [i for i, tile in enumerate(result.tiles) if tile.in_hand and (tile.doubtful or tile.changed)]
     crops = [load_vision().crop(pixels, result, i) for i in range(len(result.tiles))]
+    beyond = [i + 1 for i, tile in enumerate(result.tiles) if not tile.in_hand]
+    if beyond:
+        st.info(f"Tile{'s' * (len(beyond) > 1)} {', '.join(map(str, beyond))} lie{'s' * (len(beyond) == 1)} apart "
+                "beyond the hand (discards?) and are left out of it: put any back under \"Not part of the hand\" "
+                "below.")
     if not doubtful:
         st.success("Every tile was read confidently. Check the hand below all the same.")
     else:

@@ -285,3 +285,16 @@ def test_a_blurred_photo_asks_for_another_and_a_sharp_one_does_not():
         assert not app.exception and app.text_input(key="hand").value  # read either way
         warnings[name] = [warning.value for warning in app.warning]
     assert BLURRED_ADVICE not in warnings["sharp"] and BLURRED_ADVICE in warnings["shaken"]
+
+
+def test_discards_beyond_the_hand_are_left_out_of_it_and_can_be_put_back(hand_with_discards):
+    app = AppTest.from_function(_page_reading, args=(str(Path(APP).parent), _jpeg(hand_with_discards), "table.jpg", ""),
+                                default_timeout=60).run()
+    assert not app.exception and app.text_input(key="hand").value == "123m 456p 789s 11155z"
+    assert [info.value for info in app.info] == [
+        'Tiles 1, 2, 3, 4, 5 lie apart beyond the hand (discards?) and are left out of it: put any back under '
+        '"Not part of the hand" below.']
+    (leave,) = [box for box in app.multiselect if box.key.startswith("leave_")]
+    assert leave.value == [0, 1, 2, 3, 4]
+    leave.unselect(4).run()  # the 7m was the winning tile after all
+    assert app.text_input(key="hand").value == "1237m 456p 789s 11155z"
