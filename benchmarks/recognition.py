@@ -20,12 +20,14 @@ are put in reading order (rows by y, then x) before scoring.
 
     .venv/bin/pip install -e '.[bench]'   # once: mahjong-detector, the side-by-side reader
     nice -n 10 .venv/bin/python -m benchmarks.recognition [--scenes N] [--model CANDIDATE.onnx]
-        [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--camera] [--light]
+        [--mistakes] [--dev [--table white-cloth]] [--sets] [--flowers] [--win-apart] [--discards] [--camera] [--light]
         [--surround] [--blur] [--far] [--speed]   (--dev: development scenes from another seed, ours only; tune there; --table
         puts them all on one light table; --sets: development scenes of tile sets laid out in rows, not hands
         (as the real photos show), ours only, where decoding should change next to nothing; --flowers:
         development hands with three or four bonus tiles laid apart together, ours only; --win-apart:
-        development hands with the winning tile laid apart, ours only; --camera:
+        development hands with the winning tile laid apart, ours only; --discards: development hands with a
+        row of discards beyond them (no part of the hand: the suggested hand shows whether they were left
+        out), ours only; --camera:
         the tuned photos laid on felt and seen anew, turned up to 30 degrees, from an angle, sideways
         (a quarter turn without EXIF) or from across the table (upside down), ours only; --light: the tuned
         photos in other light (benchmarks/lighting.py), ours only; --surround: the tuned photos laid on felt
@@ -42,6 +44,7 @@ import statistics
 import tempfile
 import time
 from dataclasses import astuple, dataclass, replace
+from itertools import zip_longest
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
@@ -52,8 +55,8 @@ from PIL import Image
 from benchmarks.lighting import LIGHTS
 from benchmarks.surround import SURROUNDS, with_band
 from datasets.real_photos import LABELS, RAW_IMAGES, UNKNOWN, load_photos
-from datasets.scenes import (FAR, FRAME, LIGHT_TABLES, Frame, SceneSpec, cached, flowered_hand, load_boxes, load_specs,
-                             make_specs, random_set, tile_boxes, winner_apart_hand)
+from datasets.scenes import (FAR, FRAME, LIGHT_TABLES, Frame, SceneSpec, cached, discarded_hand, flowered_hand,
+                             load_boxes, load_specs, make_specs, random_set, tile_boxes, winner_apart_hand)
 from datasets.synth import motion_kernel
 from scoring import IncompleteHandError, check
 from scoring.hand import Hand
@@ -66,6 +69,7 @@ DEV_SEED = 3026  # development scenes (`--dev`); the evaluation scenes use make_
 SETS_SEED, SETS_COUNT = 9026, 160  # `--sets`: development scenes of tile sets laid out in rows, not hands
 FLOWERS_SEED, FLOWERS_COUNT = 11026, 120  # `--flowers`: development hands with three or four bonus tiles together
 WIN_APART_SEED, WIN_APART_COUNT = 12026, 120  # `--win-apart`: development hands with the winning tile laid apart
+DISCARDS_SEED, DISCARDS_COUNT = 13026, 60  # `--discards`: development hands with a row of discards beyond them
 BLURS = {  # --blur parts: a camera shake's smear, or an out-of-focus blur's sigma, this share of the long side
     "shake 0.5%": ("shake", 0.005), "shake 1%": ("shake", 0.01), "out of focus 0.2%": ("focus", 0.002)}
 FELT = (40, 110, 60)  # --camera: the tuned photos are laid on this table, a half photo's width of it around them
@@ -154,6 +158,7 @@ class Reading:
     runs: tuple[tuple[int, int], ...] = ()
     rotated: tuple[bool, ...] = ()
     blurred: bool = False  # the reader calls the photo blurred (the page then asks for another)
+    beyond: tuple[bool, ...] = ()  # per decoded tile: whether the reader leaves it out of the hand (a discard)
 
 
 def right_but_bonus_names(truth: Sequence[str], codes: Sequence[str]) -> bool:
@@ -182,12 +187,14 @@ def added_on_the_page(truth: Sequence[str], reading: Reading, errors: Errors) ->
 
 
 def suggested_hand_right(hand: str, reading: Reading, bonus_names: bool = True) -> bool:
-    """Whether the hand the page starts from (`hand_text` of the decoded tiles, their runs and which lie
-    sideways) is `hand`: the same concealed tiles, claimed sets, concealed kongs and bonus tiles (without
-    `bonus_names`, as many bonus tiles, whichever: all MCR scores of them)."""
+    """Whether the hand the page starts from (`hand_text` of the decoded tiles but those the reader leaves
+    out of the hand, their runs and which lie sideways) is `hand`: the same concealed tiles, claimed sets,
+    concealed kongs and bonus tiles (without `bonus_names`, as many bonus tiles, whichever: all MCR scores of
+    them)."""
     from vision.decode import hand_text
 
-    suggested, laid_out = _hand_parts(hand_text(reading.decoded, reading.runs, reading.rotated)), _hand_parts(hand)
+    held = tuple("none" if beyond else code for code, beyond in zip_longest(reading.decoded, reading.beyond))
+    suggested, laid_out = _hand_parts(hand_text(held, reading.runs, reading.rotated)), _hand_parts(hand)
     if suggested is None or laid_out is None:
         return False
     return suggested == laid_out if bonus_names else (suggested[:2] == laid_out[:2]
@@ -272,7 +279,7 @@ def read_ours(path: Path) -> Reading:
                    tuple(tuple(np.mean(t["box"], axis=0).tolist()) for t in tiles),
                    flagged=tuple(t["changed"] or t["doubtful"] for t in tiles),
                    runs=tuple((t["row"], t["group"]) for t in tiles), rotated=tuple(t["rotated"] for t in tiles),
-                   blurred=result["blurred"])
+                   blurred=result["blurred"], beyond=tuple(not t["in_hand"] for t in tiles))
 
 
 def read_detector(path: Path) -> Reading:
@@ -314,7 +321,8 @@ class Layout:
 
 LAYOUTS = {"sets": Layout(SETS_SEED, SETS_COUNT, random_set, False),
            "flowers": Layout(FLOWERS_SEED, FLOWERS_COUNT, flowered_hand, True),
-           "win_apart": Layout(WIN_APART_SEED, WIN_APART_COUNT, winner_apart_hand, True)}
+           "win_apart": Layout(WIN_APART_SEED, WIN_APART_COUNT, winner_apart_hand, True),
+           "discards": Layout(DISCARDS_SEED, DISCARDS_COUNT, discarded_hand, True)}
 
 
 def scene_specs(count: int | None, dev: bool = False, table: str | None = None, layout: str | None = None,
@@ -323,7 +331,8 @@ def scene_specs(count: int | None, dev: bool = False, table: str | None = None, 
     with `dev` of `count` development scenes drawn the same way from another master seed (all on
     `table`, if given; rendered in `frame`), or of `count` development scenes of one of the LAYOUTS (tile
     sets laid out in rows, `random_set`; hands with three or four bonus tiles, `flowered_hand`; hands with
-    the winning tile laid apart, `winner_apart_hand`): for tuning, never reported."""
+    the winning tile laid apart, `winner_apart_hand`; hands with discards beyond them, `discarded_hand`):
+    for tuning, never reported."""
     if layout:
         drawn = LAYOUTS[layout]
         specs = make_specs(count or drawn.count, drawn.seed, drawn.draw)
@@ -577,6 +586,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--win-apart", action="store_true",
                         help="only our reader on development hands with one standing tile (the winning tile) laid "
                              f"apart just after the others (--scenes N, default {WIN_APART_COUNT})")
+    parser.add_argument("--discards", action="store_true",
+                        help="only our reader on development hands with a row of discards beyond them, no part of "
+                             f"the hand (--scenes N, default {DISCARDS_COUNT})")
     parser.add_argument("--camera", action="store_true",
                         help="only our reader on the tuned photos laid on felt, turned, seen at an angle, "
                              "sideways or upside down")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -61,21 +62,23 @@ class SceneError(ValueError):
 
 @dataclass(frozen=True)
 class Placed:
-    """One tile in a scene: its code (or `back`) and whether it lies sideways."""
+    """One tile in a scene: its code (or `back`), whether it lies sideways, and whether it is a discard
+    lying beyond the hand (no part of it)."""
 
     code: str
     sideways: bool = False
+    discard: bool = False
 
     @classmethod
     def parse(cls, text: str) -> "Placed":
-        """`5p` or `5p*` (sideways)."""
-        code = text.rstrip("*")
+        """`5p`, `5p*` (sideways) or `5p~` (a discard)."""
+        code = text.rstrip("*~")
         if code != "back" and code not in FACE_CLASSES:
             raise SceneError(f"unknown tile {text!r} in a scene spec; use 1m..7z, 1f..8f or back")
-        return cls(code, text.endswith("*"))
+        return cls(code, text.endswith("*"), text.endswith("~"))
 
     def __str__(self) -> str:
-        return self.code + ("*" if self.sideways else "")
+        return self.code + ("*" if self.sideways else "") + ("~" if self.discard else "")
 
 
 Row = tuple[tuple[Placed, ...], ...]  # groups, laid apart
@@ -110,11 +113,12 @@ class SceneSpec:
     @property
     def hand(self) -> str:
         """The hand laid out, in the scoring notation: the concealed tiles (the group not of three or four
-        tiles), each set laid apart as claimed, a kong showing backs as concealed, and the bonus tiles."""
+        tiles), each set laid apart as claimed, a kong showing backs as concealed, and the bonus tiles (the
+        discards are no part of it)."""
         standing: list[Tile] = []
         melds: list[Meld] = []
         bonus: list[Tile] = []
-        for group in (group for row in self.rows for group in row):
+        for group in (group for row in self.rows for group in row if not any(t.discard for t in group)):
             faces = [Tile.parse(t.code) for t in group if t.code != "back"]
             if all(face.is_bonus for face in faces):
                 bonus += faces
@@ -217,6 +221,15 @@ def _laid_rows(rng: np.random.Generator, concealed: tuple[tuple[Placed, ...], ..
     if others and rng.random() < 0.5:
         return (tuple(others), concealed)
     return (concealed + tuple(others),)
+
+
+def discarded_hand(rng: np.random.Generator) -> tuple[Row, ...]:
+    """A winning hand laid out as `random_hand` lays one, beyond it a row of four to eight discards lying
+    apart (a photo taken at the table shows them), of playing tiles the hand leaves (at most four of one)."""
+    rows = random_hand(rng)
+    counts = dict(Counter(t.code for row in rows for group in row for t in group))
+    discards = _drawn(rng, counts, int(rng.integers(4, 9)))
+    return (tuple((Placed(code, discard=True),) for code in discards), *rows)
 
 
 def flowered_hand(rng: np.random.Generator) -> tuple[Row, ...]:

@@ -285,3 +285,32 @@ def test_development_hands_with_the_winning_tile_apart_lay_one_standing_tile_aft
         hand = Hand.parse(spec.hand, win="1m")  # the four left standing beside three claimed sets are no set
         assert len(hand.standing) == len(concealed[0]) + 1
     assert any(len(spec.rows[-1][0]) == 4 for spec in specs)
+
+
+def test_development_hands_with_discards_lay_a_row_of_them_beyond_the_hand_and_leave_them_out_of_it():
+    from collections import Counter
+
+    from benchmarks.recognition import DISCARDS_COUNT, DISCARDS_SEED, scene_specs
+    from datasets.scenes import make_specs, random_hand
+
+    specs, boxes = scene_specs(None, layout="discards")
+    assert len(specs) == DISCARDS_COUNT and specs[0].seed == DISCARDS_SEED * 1000
+    assert set(boxes) == {s.seed for s in specs}
+    hands = make_specs(DISCARDS_COUNT, DISCARDS_SEED, random_hand)  # the same hands drawn, without the discards
+    for spec, hand in zip(specs, hands):
+        discards, *rows = spec.rows
+        assert tuple(rows) == hand.rows and spec.hand == hand.hand
+        assert 4 <= len(discards) <= 8 and all(len(group) == 1 and group[0].discard for group in discards)
+        assert not any(code.endswith("f") or code == "back" for code in spec.labels[0])
+        assert max(Counter(c for row in spec.labels for c in row if c != "back").values()) <= 4
+    assert SceneSpec.from_json(specs[0].to_json()) == specs[0]  # a discard prints as `5p~` and parses back
+    assert str(Placed.parse("5p~")) == "5p~" and Placed.parse("5p~") == Placed("5p", discard=True)
+
+
+def test_the_suggested_hand_leaves_out_the_tiles_the_reader_sets_beyond_the_hand():
+    codes = tuple("9m 3p 1s 7s 7s 7s 6z 6z 2p 2p 2p 4m 5m 6m 1m 2m 3m 3f".split())
+    runs = ((0, 0), (0, 1), (0, 2)) + ((1, 0),) * 5 + ((1, 1),) * 3 + ((1, 2),) * 3 + ((1, 3),) * 3 + ((1, 4),)
+    reading = Reading(codes, codes, (), runs=runs, rotated=(False,) * len(codes))
+    hand = "777s 66z [222p] [456m] [123m] 3f"
+    assert not suggested_hand_right(hand, reading)
+    assert suggested_hand_right(hand, replace(reading, beyond=(True,) * 3 + (False,) * 15))
