@@ -11,7 +11,7 @@ from PIL import Image
 
 from vision import cli
 from vision.classify import CLASSES
-from vision.decode import decode, decode_apart, hand_text, is_valid, tile_kind
+from vision.decode import complete, decode, decode_apart, hand_text, in_hand, is_valid, tile_kind
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parents[1]
@@ -1075,3 +1075,15 @@ def test_a_winning_tile_laid_just_after_the_hand_is_kept_and_a_discard_alike_lef
     runs = [(0, 0), (0, 1), (0, 2)] + [(1, 0)] * 10 + [(1, 1)] * 3 + [(1, 2)]
     reading = decode_apart([*discards, *hand], runs)
     assert reading.apart == frozenset({0, 1, 2}) and reading.codes[3:] == tuple(_codes("123m456p789s1z777z1z"))
+
+
+def test_a_wall_of_tiles_face_down_beyond_the_hand_is_no_part_of_it():
+    # a run of six backs (a wall) beyond a complete hand that shows a concealed kong with two backs: the
+    # wall is set apart as it is, the kong's backs stay in the hand
+    hand = [_options((code, 0.99)) for code in _codes("123m456p11z777z")]
+    kong = [_options(("back", 0.95)), _options(("2s", 0.97)), _options(("2s", 0.97)), _options(("back", 0.95))]
+    runs = [(0, 0)] * 6 + [(1, 0)] * 11 + [(1, 1)] * 4
+    reading = decode_apart([*[_options(("back", 0.9))] * 6, *hand, *kong], runs)
+    assert reading.apart == frozenset(range(6)) and reading.codes[:6] == ("back",) * 6
+    assert reading.codes[6:] == (*_codes("123m456p11z777z"), "back", "2s", "2s", "back")
+    assert complete(in_hand(reading.codes, reading), in_hand(runs, reading))

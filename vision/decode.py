@@ -142,7 +142,14 @@ def decode_apart(alternatives: Sequence[Alternatives], runs: Sequence[tuple[int,
     fewest of those loose groups (at most KEPT_LOOSE) are kept with the others that let them show a
     complete hand as `decode` reads them, trying at most APART_TRIES choices (`_keeps` orders them); of
     those keeping as few, the likeliest hand. The tiles left out are decoded on their own, as playing
-    tiles: no one discards a bonus tile."""
+    tiles: no one discards a bonus tile. A run of more than four tiles read face down (a wall) is no part
+    of a hand either (a concealed kong shows at most four)."""
+    wall = [i for group in _members(runs).values() if len(group) > 4
+            and all(alternatives[i][0][0] == "back" for i in group) for i in group]
+    if wall:
+        rest = [i for i in range(len(runs)) if i not in wall]
+        hand = decode_apart([alternatives[i] for i in rest], [runs[i] for i in rest])
+        return _joined(hand, rest, decode([alternatives[i] for i in wall], [runs[i] for i in wall]), wall)
     reading = decode(alternatives, runs)
     loose = _loose_groups(reading.codes, runs)
     if not loose or complete(reading.codes, runs):
@@ -205,13 +212,14 @@ def _loose_groups(codes: Sequence[str], runs: Sequence[tuple[int, int]]) -> list
 
 
 def _joined(hand: Reading, places: Sequence[int], apart: Reading, apart_places: Sequence[int]) -> Reading:
-    """One reading of all the tiles from the hand's (at ``places``) and the other tiles' (``apart_places``)."""
+    """One reading of all the tiles from the hand's (at ``places``; those it sets apart too) and the other
+    tiles' (``apart_places``)."""
     order: list[tuple[str, bool, bool]] = [("", False, False)] * (len(places) + len(apart_places))
     for part, at in ((hand, places), (apart, apart_places)):
         for k, i in enumerate(at):
             order[i] = (part.codes[k], part.changed[k], part.doubtful[k])
     codes, changed, doubtful = (tuple(column) for column in zip(*order))
-    return Reading(codes, changed, doubtful, hand.valid, frozenset(apart_places))
+    return Reading(codes, changed, doubtful, hand.valid, frozenset(apart_places) | {places[i] for i in hand.apart})
 
 
 def _unsure(read: Sequence[Alternatives]) -> list[int]:
