@@ -389,12 +389,14 @@ def _recounts(runs: list[RunReading]) -> list[tuple[int, ...]]:
 
 
 def _incomplete(tiles: tuple[RecognizedTile, ...]) -> bool:
-    return incomplete([tile.tile for tile in _hand(tiles)], [(tile.row, tile.group) for tile in _hand(tiles)])
+    return incomplete(*_hand(tiles))
 
 
-def _hand(tiles: tuple[RecognizedTile, ...]) -> tuple[RecognizedTile, ...]:
-    """The tiles of the hand: all but those beyond it (`RecognizedTile.in_hand`)."""
-    return tuple(tile for tile in tiles if tile.in_hand)
+def _hand(tiles: tuple[RecognizedTile, ...]) -> tuple[list[str], list[tuple[int, int]]]:
+    """The codes and runs (row, group) of the tiles of the hand: all but those beyond it
+    (`RecognizedTile.in_hand`)."""
+    held = [tile for tile in tiles if tile.in_hand]
+    return [tile.tile for tile in held], [(tile.row, tile.group) for tile in held]
 
 
 def _overlaps(earlier: Split, cap: Split) -> bool:
@@ -584,8 +586,7 @@ def recognize(image: Source) -> Recognition:
         else:
             tiles = _shifted(tiles, offset)
     width, height = photo.original or (photo.width, photo.height)
-    held = _hand(tiles)
-    hand = hand_text([t.tile for t in held], [(t.row, t.group) for t in held], [t.rotated for t in held])
+    hand = hand_text(*_hand(tiles), [t.rotated for t in tiles if t.in_hand])
     measuring = perf_counter()
     sharpness = _sharpness(photo, tiles)
     timings = replace(timings, preprocess=timings.preprocess + loaded,
@@ -772,7 +773,7 @@ def _likelihood(tiles: tuple[RecognizedTile, ...]) -> float:
     if not tiles:
         return -np.inf
     lying = sum(tile.rotated for tile in tiles) / len(tiles)
-    whole = complete([t.tile for t in _hand(tiles)], [(t.row, t.group) for t in _hand(tiles)])
+    whole = complete(*_hand(tiles))
     return _sureness(tiles) - TURN_LYING * lying + TURN_COMPLETE * whole
 
 
