@@ -1087,3 +1087,14 @@ def test_a_wall_of_tiles_face_down_beyond_the_hand_is_no_part_of_it():
     assert reading.apart == frozenset(range(6)) and reading.codes[:6] == ("back",) * 6
     assert reading.codes[6:] == (*_codes("123m456p11z777z"), "back", "2s", "2s", "back")
     assert complete(in_hand(reading.codes, reading), in_hand(runs, reading))
+
+
+def test_discards_beside_a_hand_laid_out_set_by_set_are_set_apart_and_its_pair_kept():
+    # a hand laid out set by set (four sets and the pair, each apart) and four discards, in a row beyond
+    # it or in its own: the pair is as loose as a discard, but only with it is the rest a hand
+    hand = [_options((code, 0.97)) for code in _codes("123m456p789s111z55z")]
+    discards = [_options((code, 0.95)) for code in _codes("9m3p5s2z")]
+    sets = [(1, 0)] * 3 + [(1, 1)] * 3 + [(1, 2)] * 3 + [(1, 3)] * 3 + [(1, 4)] * 2
+    for row in (0, 1):
+        reading = decode_apart([*discards, *hand], [(row, 5 + group) for group in range(4)] + sets)
+        assert reading.apart == frozenset(range(4)) and reading.codes[4:] == tuple(_codes("123m456p789s111z55z"))
