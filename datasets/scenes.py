@@ -225,7 +225,8 @@ def _laid_rows(rng: np.random.Generator, concealed: tuple[tuple[Placed, ...], ..
 
 def discarded_hand(rng: np.random.Generator) -> tuple[Row, ...]:
     """A winning hand laid out as `random_hand` lays one, beyond it a row of four to eight discards lying
-    apart (a photo taken at the table shows them), of playing tiles the hand leaves (at most four of one)."""
+    apart, each turned by up to DISCARD_TURN either way (a photo taken at the table shows them), of playing
+    tiles the hand leaves (at most four of one)."""
     rows = random_hand(rng)
     counts = dict(Counter(t.code for row in rows for group in row for t in group))
     discards = _drawn(rng, counts, int(rng.integers(4, 9)))
@@ -386,6 +387,7 @@ def _tile(placed: Placed, body: str) -> Image.Image:
 
 
 TOP = (FACE[0] + 2 * MARGIN, FACE[1] + 2 * MARGIN)  # a tile's front surface (w, h), rim included
+DISCARD_TURN = 35.0  # degrees: a discard lies turned by up to this much either way
 
 
 def _size(placed: Placed) -> tuple[int, int]:
@@ -398,42 +400,52 @@ class Layout:
     """Where each tile lies in the flat plane (top-left corners, reading order) and the plane size."""
 
     size: tuple[int, int]
-    tiles: tuple[tuple[Placed, int, int], ...]
+    tiles: tuple[tuple[Placed, int, int, float], ...]  # a tile, its top-left corner, its turn (degrees)
 
     @classmethod
     def of(cls, spec: SceneSpec, rng: np.random.Generator) -> "Layout":
         """Groups touching inside, laid apart between; rows stacked with a margin."""
         pad, rows = FACE[1] // 2, []
         for row in spec.rows:
-            gaps = [int(rng.uniform(0.3, 0.9) * FACE[0]) for _ in row]
+            loose = all(t.discard for group in row for t in group)  # discards lie at any angle, further apart
+            gaps = [int(rng.uniform(*((0.8, 1.4) if loose else (0.3, 0.9))) * FACE[0]) for _ in row]
             height, x, placed = max(_size(t)[1] for group in row for t in group), 0, []
             for gap, group in zip([0] + gaps[1:], row):
                 x += gap
                 for tile in group:
-                    placed.append((tile, x, height - _size(tile)[1]))
+                    turn = float(rng.uniform(-DISCARD_TURN, DISCARD_TURN)) if tile.discard else 0.0
+                    placed.append((tile, x, height - _size(tile)[1], turn))
                     x += _size(tile)[0] - int(rng.integers(0, 2))
             rows.append((placed, sum(_size(t)[0] for g in row for t in g) + sum(gaps[1:]), height))
         tiles, y = [], pad
         for placed, _, height in rows:
             dx = pad + int(rng.integers(0, pad // 2))
-            tiles += [(tile, x + dx, ty + y) for tile, x, ty in placed]
+            tiles += [(tile, x + dx, ty + y, turn) for tile, x, ty, turn in placed]
             y += height + pad
         return cls((max(w for _, w, _ in rows) + 2 * pad, y), tuple(tiles))
 
     def tops(self) -> np.ndarray:
         """(N, 4, 2) corners of each tile's front surface: top-left, top-right, bottom-right, bottom-left."""
         quads = []
-        for tile, x, y in self.tiles:
+        for tile, x, y, turn in self.tiles:
             w, h = TOP[::-1] if tile.sideways else TOP
-            quads.append([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+            quad = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
+            centre = np.float32([x, y]) + np.float32(_size(tile)) / 2
+            c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))  # turned counter-clockwise, as PIL turns
+            quads.append((quad - centre) @ np.float32([[c, -s], [s, c]]) + centre)
         return np.array(quads, dtype=np.float32).reshape(-1, 4, 2)
 
 
 def _plane(spec: SceneSpec, layout: Layout) -> Image.Image:
     """All tiles drawn flat at their layout positions (transparent elsewhere)."""
     plane = Image.new("RGBA", layout.size, (0, 0, 0, 0))
-    for tile, x, y in layout.tiles:
-        plane.alpha_composite(_tile(tile, spec.body), (x, y))
+    for tile, x, y, turn in layout.tiles:
+        image = _tile(tile, spec.body)
+        if turn:
+            width, height = image.size
+            image = image.rotate(turn, resample=Image.BICUBIC, expand=True)
+            x, y = x + (width - image.width) // 2, y + (height - image.height) // 2
+        plane.alpha_composite(image, (x, y))
     return plane
 
 

@@ -314,3 +314,21 @@ def test_the_suggested_hand_leaves_out_the_tiles_the_reader_sets_beyond_the_hand
     hand = "777s 66z [222p] [456m] [123m] 3f"
     assert not suggested_hand_right(hand, reading)
     assert suggested_hand_right(hand, replace(reading, beyond=(True,) * 3 + (False,) * 15))
+
+
+def test_discards_lie_turned_either_way_and_their_boxes_turn_with_them():
+    from benchmarks.recognition import scene_specs
+    from datasets.scenes import DISCARD_TURN, Layout
+
+    specs, _ = scene_specs(10, layout="discards")
+    turns, edges = [], []
+    for spec in specs:
+        layout = Layout.of(spec, np.random.default_rng([spec.seed, 2]))
+        for (tile, *_, turn), quad in zip(layout.tiles, layout.tops()):
+            (dx, dy) = quad[1] - quad[0]  # the top edge, turned counter-clockwise by the tile's turn
+            turns.append(turn if tile.discard else None)
+            edges.append(np.degrees(np.arctan2(-dy, dx)))
+    assert all((turn is None and abs(edge) < 1e-6) or abs(edge - turn) < 1e-3 for turn, edge in zip(turns, edges))
+    discard_turns = [turn for turn in turns if turn is not None]
+    assert max(discard_turns) > DISCARD_TURN / 2 and min(discard_turns) < -DISCARD_TURN / 2
+    assert max(map(abs, discard_turns)) <= DISCARD_TURN
