@@ -156,14 +156,13 @@ def decode_apart(alternatives: Sequence[Alternatives], runs: Sequence[tuple[int,
         return reading
     chosen: list[tuple[float, list[int], Reading]] = []
     fewest = KEPT_LOOSE  # groups kept by the first choice that shows a hand
-    for keep in _keeps(reading.codes, alternatives, loose)[:APART_TRIES]:
-        if len(keep) > fewest:
+    for kept, hand in _keeps(reading.codes, alternatives, loose)[:APART_TRIES]:
+        if kept > fewest:
             break
-        hand = [i for i in range(len(runs)) if not any(i in group for group in loose if group not in keep)]
         found = decode([alternatives[i] for i in hand], [runs[i] for i in hand])
         if complete(found.codes, [runs[i] for i in hand]):
             chosen.append((sum(log(dict(alternatives[i])[code]) for i, code in zip(hand, found.codes)), hand, found))
-            fewest = len(keep)
+            fewest = kept
     if not chosen:
         return reading
     _, hand, found = max(chosen, key=lambda choice: choice[0])
@@ -174,19 +173,21 @@ def decode_apart(alternatives: Sequence[Alternatives], runs: Sequence[tuple[int,
 
 
 def _keeps(codes: Sequence[str], alternatives: Sequence[Alternatives],
-           loose: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], ...]]:
-    """The choices of loose groups to keep with the hand: fewest kept first, then those leaving as many
-    tiles as a hand holds (not one more or less: a tile missed, found twice or of the wrong kind), then
-    the surest; only those whose tiles could be a hand (`_hand_like`)."""
+           loose: list[tuple[int, ...]]) -> list[tuple[int, list[int]]]:
+    """The choices of loose groups to keep with the hand, each as how many it keeps and the positions of
+    the hand's tiles then: fewest kept first, then those leaving as many tiles as a hand holds (not one
+    more or less: a tile missed, found twice or of the wrong kind), then the surest; only those whose
+    tiles could be a hand (`_hand_like`)."""
     ranked = []
     for kept in range(min(KEPT_LOOSE, len(loose) - 1) + 1):
         for keep in combinations(loose, kept):
             left = {i for group in loose if group not in keep for i in group}
-            hand = tuple(code for i, code in enumerate(codes) if i not in left)
-            if _hand_like(hand):
+            hand = [i for i in range(len(codes)) if i not in left]
+            shown = tuple(codes[i] for i in hand)
+            if _hand_like(shown):
                 sure = sum(log(alternatives[i][0][1]) for group in keep for i in group)
-                ranked.append(((kept, not _whole(hand), -sure), keep))
-    return [keep for _, keep in sorted(ranked, key=lambda item: item[0])]
+                ranked.append(((kept, not _whole(shown), -sure), hand))
+    return [(key[0], hand) for key, hand in sorted(ranked, key=lambda item: item[0])]
 
 
 def in_hand(items: Sequence, reading: Reading) -> list:
