@@ -380,6 +380,50 @@ def test_a_pair_whose_box_lies_level_at_the_end_of_a_slanted_row_stays_in_that_r
     assert runs[-1].corners == lower
 
 
+def test_discards_turned_each_their_own_way_make_a_row_of_their_own():
+    """A slanted hand row; above it a row of sets (a kong, a pair, a chow cut in two, a flower alone);
+    above that a row of discards, each turned its own way. A discard's own slant runs through the
+    flower: a tile alone lies on the line the photo's rows run, not its own."""
+    hand = ((76, 248), (449, 331), (438, 382), (65, 299))
+    sets = [((143, 176), (242, 199), (230, 254), (131, 231)), ((310, 234), (374, 249), (364, 289), (300, 274)),
+            ((381, 232), (479, 254), (467, 308), (369, 285)), ((517, 259), (560, 277), (539, 328), (496, 311))]
+    discards = [((98, 117), (147, 72), (182, 109), (134, 155)), ((228, 97), (274, 120), (247, 175), (201, 153)),
+                ((313, 122), (362, 136), (344, 195), (295, 180)), ((405, 155), (456, 152), (460, 210), (409, 213)),
+                ((501, 170), (550, 180), (538, 238), (489, 227))]
+    runs = _reading_order([*sets, hand, *discards])
+    assert [run.corners for run in runs] == [*discards, *sets, hand]
+    assert [run.row for run in runs] == [0] * 5 + [1] * 4 + [2]
+
+
+def test_a_row_of_upright_discards_does_not_set_the_way_a_slanted_hand_runs():
+    """A hand row slanting down to the right; above it discards whose boxes lie level and a flower set
+    apart at the left, below the discards' line: the rows run the hand's way, so the flower is a row
+    of its own and not on the line of the last discard."""
+    hand = ((71, 227), (559, 344), (549, 388), (61, 271))
+    discards = [((84, 110), (123, 89), (145, 130), (106, 151)), ((165, 114), (205, 110), (210, 157), (169, 161)),
+                ((308, 146), (346, 146), (346, 191), (308, 191)), ((370, 162), (412, 162), (412, 205), (370, 205)),
+                ((444, 181), (481, 176), (487, 221), (450, 226)), ((523, 198), (564, 198), (564, 241), (523, 241))]
+    flower = ((74, 167), (113, 167), (113, 209), (74, 209))
+    runs = _reading_order([hand, flower, *discards])
+    assert [(run.corners, run.row) for run in runs] == [(box, 0) for box in discards] + [(flower, 1), (hand, 2)]
+
+
+def test_a_pair_a_little_more_level_than_its_row_does_not_reach_the_discards_far_beside_it():
+    """A hand turned a sixth of a right angle, a chow and a pair of flowers after it; above it a row of
+    discards. The pair's box lies a little more level than the row, and its line, carried far to the
+    left, runs through the first discards: the line of a run of two tiles runs the rows' way too."""
+    hand = ((63, 331), (403, 223), (417, 267), (77, 375))
+    chow = ((412, 219), (509, 189), (523, 233), (426, 264))
+    flowers = ((517, 182), (588, 166), (599, 212), (527, 228))
+    discards = [((64, 260), (100, 291), (79, 315), (43, 284)), ((108, 250), (150, 250), (150, 289), (108, 289)),
+                ((177, 225), (210, 228), (205, 273), (172, 269)), ((233, 206), (274, 206), (274, 250), (233, 250)),
+                ((291, 198), (322, 177), (348, 214), (317, 235)), ((365, 166), (398, 159), (408, 204), (374, 212)),
+                ((420, 141), (467, 141), (467, 183), (420, 183))]
+    runs = _reading_order([hand, chow, flowers, *discards])
+    rows = [(box, 0) for box in discards] + [(box, 1) for box in (hand, chow, flowers)]
+    assert [(run.corners, run.row) for run in runs] == rows
+
+
 def test_a_run_found_lower_than_its_tiles_is_still_in_their_row():
     """On gingham the faces of a run were found in part, a box 36 high where the tiles are 55: the
     shorter run beside it lies on its line within half the higher one's height, not its own."""

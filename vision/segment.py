@@ -68,6 +68,8 @@ PITCH_LAGS = (0.5, 1.15)  # a run's repeat length is looked for between these sh
 PITCH_NEAR = 0.8  # a repeat length whose self-match is a peak this near the best one's is a rival (pips repeat too)
 PITCH_PLAINER = 1.5  # ... and wins when cuts at that repeat fall on plain columns this many times as clearly
 
+SHORT_RUN = 2.0  # a run less long than this many times its height holds one or two tiles (two standing: 1.5, one
+# lying: 1.33); its own slant is unsure: a discard lies turned its own way, a pair's box may lie level in a slanted row
 MAX_ROWS = 8  # rows of touching tiles looked for in one blob
 MIN_TILE = 16  # reduced-image pixels: the least tile height
 MIN_TILE_SHARE = 0.03  # nor is a tile in a row of a grid less high than this share of the photo's long side
@@ -436,7 +438,7 @@ def _reading_order(boxes: list[Quad]) -> tuple[Run, ...]:
     """Rows top to bottom, runs left to right within a row (along the rows' own slant)."""
     along = _direction(boxes)
     across = np.array([-along[1], along[0]])
-    rows = sorted(_rows(boxes), key=lambda members: np.mean([_centre(boxes[i]) @ across for i in members]))
+    rows = sorted(_rows(boxes, along), key=lambda members: np.mean([_centre(boxes[i]) @ across for i in members]))
     runs = []
     for row, members in enumerate(rows):
         ordered = [boxes[i] for i in sorted(members, key=lambda i: _centre(boxes[i]) @ along)]
@@ -457,29 +459,38 @@ def _centre(box: Quad) -> np.ndarray:
 
 
 def _direction(boxes: list[Quad]) -> np.ndarray:
-    """The mean reading direction (unit vector along the top edges, weighted by length)."""
-    edges = sum((np.array(box[1]) - np.array(box[0]) for box in boxes), np.zeros(2))
+    """The mean reading direction (unit vector along the top edges, weighted by length) of the runs not
+    `_short`, if any."""
+    longer = [box for box in boxes if not _short(box)] or boxes
+    edges = sum((np.array(box[1]) - np.array(box[0]) for box in longer), np.zeros(2))
     norm = float(np.linalg.norm(edges))
     return edges / norm if norm else np.array([1.0, 0.0])
 
 
-def _same_row(a: Quad, b: Quad) -> bool:
+def _short(box: Quad) -> bool:
+    """Whether a run's box holds one or two tiles (it is less long than SHORT_RUN heights)."""
+    run = Run(box, 0, 0)
+    return run.length < SHORT_RUN * run.height
+
+
+def _same_row(a: Quad, b: Quad, rows: np.ndarray) -> bool:
     """Whether the shorter run's centre lies on the longer one's row line, within half the higher
-    one's height: a short run's own slant is the less sure (a pair's box may lie level in a slanted
-    row), and a run cut too low (its faces found in part) still lies in its row."""
+    one's height: a run cut too low (its faces found in part) still lies in its row. The line runs
+    the longer run's own slant, or the way of the photo's ``rows`` (a unit vector) where that run is
+    `_short` (until session 56 its own slant: a turned discard's, carried on, ran through other rows)."""
     line, point = (a, b) if Run(a, 0, 0).length >= Run(b, 0, 0).length else (b, a)
     run = Run(line, 0, 0)
-    along = (np.array(line[1]) - np.array(line[0])) / max(run.length, 1e-6)
+    along = rows if _short(line) else (np.array(line[1]) - np.array(line[0])) / max(run.length, 1e-6)
     offset = _centre(point) - _centre(line)
     return abs(offset[0] * along[1] - offset[1] * along[0]) < 0.5 * max(run.height, Run(point, 0, 0).height)
 
 
-def _rows(boxes: list[Quad]) -> list[list[int]]:
-    """Indices of boxes sharing a row, chained."""
+def _rows(boxes: list[Quad], along: np.ndarray) -> list[list[int]]:
+    """Indices of boxes sharing a row (running the way of ``along``), chained."""
     label = list(range(len(boxes)))
     for i in range(len(boxes)):
         for j in range(i):
-            if _same_row(boxes[i], boxes[j]):
+            if _same_row(boxes[i], boxes[j], along):
                 merged, into = label[i], label[j]
                 label = [into if value == merged else value for value in label]
     return [[i for i in range(len(boxes)) if label[i] == value] for value in sorted(set(label))]
