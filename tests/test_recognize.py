@@ -1066,6 +1066,21 @@ def test_discards_lying_beyond_a_complete_hand_are_set_apart_and_read_as_playing
         assert decode_apart(tiles, places) == decode(tiles, places)
 
 
+def test_birds_read_as_flowers_in_the_hands_row_do_not_keep_discards_in_the_hand():
+    # a hand in one row whose pung of birds (1s, an unfamiliar set's) reads as three flowers, and beyond
+    # it six discards: read as bonus tiles the hand's row holds eleven playing tiles, no hand however many
+    # discards it keeps; as the playing tiles they may be, it is the whole hand, and the discards lie apart
+    birds = [_options(("2f", 0.32), ("1s", 0.11), ("5f", 0.1)), _options(("2f", 0.22), ("1s", 0.2), ("5f", 0.13)),
+             _options(("2f", 0.37), ("3f", 0.11), ("1s", 0.1))]
+    hand = [_options((code, 0.95)) for code in _codes("444m")] + birds
+    hand += [_options((code, 0.95)) for code in _codes("5555s67s77z")]
+    discards = [_options((code, 0.95)) for code in _codes("6z7p2z3p1z1m")]
+    runs = [(0, group) for group in range(6)] + [(1, 0)] * 14
+    reading = decode_apart([*discards, *hand], runs)
+    assert reading.apart == frozenset(range(6))
+    assert reading.codes[6:] == tuple(_codes("444m111s5555s67s77z")) and reading.valid
+
+
 def test_a_winning_tile_laid_just_after_the_hand_is_kept_and_a_discard_alike_left_out():
     # ten concealed tiles, a pung laid apart and the winning 1z laid just after them, and beyond them
     # discards, one also a 1z: either 1z completes the hand, and the one in the hand's row is kept (a

@@ -156,7 +156,7 @@ def decode_apart(alternatives: Sequence[Alternatives], runs: Sequence[tuple[int,
         return reading
     chosen: list[tuple[float, list[int], Reading]] = []
     fewest = KEPT_LOOSE  # groups kept by the first choice that shows a hand
-    for kept, hand in _keeps(reading.codes, alternatives, loose)[:APART_TRIES]:
+    for kept, hand in _keeps(reading.codes, alternatives, loose, runs)[:APART_TRIES]:
         if kept > fewest:
             break
         found = decode([alternatives[i] for i in hand], [runs[i] for i in hand])
@@ -172,19 +172,21 @@ def decode_apart(alternatives: Sequence[Alternatives], runs: Sequence[tuple[int,
     return _joined(found, hand, replace(beyond, changed=changed), out)
 
 
-def _keeps(codes: Sequence[str], alternatives: Sequence[Alternatives],
-           loose: list[tuple[int, ...]]) -> list[tuple[int, list[int]]]:
+def _keeps(codes: Sequence[str], alternatives: Sequence[Alternatives], loose: list[tuple[int, ...]],
+           runs: Sequence[tuple[int, int]]) -> list[tuple[int, list[int]]]:
     """The choices of loose groups to keep with the hand, each as how many it keeps and the positions of
     the hand's tiles then: fewest kept first, then those leaving as many tiles as a hand holds (not one
     more or less: a tile missed, found twice or of the wrong kind), then the surest; only those whose
-    tiles could be a hand (`_hand_like`)."""
+    tiles could be a hand (`_hand_like`), a tile read as a bonus tile among playing tiles maybe one
+    misread (an unfamiliar set's bird 1s read as a flower in the hand's row)."""
+    misread = _bonus_among_playing(codes, runs)
     ranked = []
     for kept in range(min(KEPT_LOOSE, len(loose) - 1) + 1):
         for keep in combinations(loose, kept):
             left = {i for group in loose if group not in keep for i in group}
             hand = [i for i in range(len(codes)) if i not in left]
             shown = tuple(codes[i] for i in hand)
-            if _hand_like(shown):
+            if _hand_like(shown, sum(i in misread for i in hand)):
                 sure = sum(log(alternatives[i][0][1]) for group in keep for i in group)
                 ranked.append(((kept, not _whole(shown), -sure), hand))
     return [(key[0], hand) for key, hand in sorted(ranked, key=lambda item: item[0])]
@@ -210,6 +212,13 @@ def _loose_groups(codes: Sequence[str], runs: Sequence[tuple[int, int]]) -> list
                                         if len(group) > 3 or any(codes[i] == "back" for i in group)}
     return [group for run, group in groups.items()
             if run[0] in rows and (run in small or _laid_meld(tuple(codes[i] for i in group)) is None)]
+
+
+def _bonus_among_playing(codes: Sequence[str], runs: Sequence[tuple[int, int]]) -> frozenset[int]:
+    """Positions of the tiles read as bonus tiles in runs of more than LOOSE_TILES tiles that are no
+    bonus tiles laid apart together (`_bonus_run`): players lay their bonus tiles aside, not in the hand."""
+    return frozenset(i for group in _members(runs).values() if len(group) > LOOSE_TILES
+                     and not _bonus_run(codes, group) for i in group if tile_kind(codes[i]) == "bonus")
 
 
 def _joined(hand: Reading, places: Sequence[int], apart: Reading, apart_places: Sequence[int]) -> Reading:
@@ -606,9 +615,11 @@ def _hand_sized(playing: int) -> bool:
     return any(playing - kongs in HAND_SIZES for kongs in range(5))
 
 
-def _hand_like(codes: tuple[str, ...]) -> bool:
-    """Whether the tiles could be a hand with at most one tile missed, found twice or of the wrong kind."""
-    return "back" in codes or any(_hand_sized(len(_playing(codes)) + d) for d in (-1, 0, 1))
+def _hand_like(codes: tuple[str, ...], misread: int = 0) -> bool:
+    """Whether the tiles could be a hand with at most one tile missed, found twice or of the wrong kind,
+    and up to ``misread`` of those read as bonus tiles playing tiles."""
+    playing = len(_playing(codes))
+    return "back" in codes or any(_hand_sized(playing + d) for d in range(-1, misread + 2))
 
 
 def _whole(codes: tuple[str, ...]) -> bool:
