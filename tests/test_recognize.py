@@ -201,6 +201,21 @@ def test_only_places_apart_from_the_table_beside_a_pair_are_read_for_a_kongs_bac
     assert _cap_checks(row, (Place.SHADE, Place.BACK)) == (CapCheck.SKIP, CapCheck.BACK)
 
 
+def test_no_back_is_looked_for_beside_a_lone_tile():
+    """Between discards lying apart, the table with a turned neighbour's corner in it stands out from the
+    table as a back would and was read as one; a concealed kong shows its two faces together, so beside a
+    tile alone, standing or lying, no back is looked for, and beside two it still is."""
+    from vision.pipeline import CapCheck, _cap_checks
+    from vision.backs import Place
+    from vision.segment import Run
+
+    standing, lying = Run(((0, 0), (30, 0), (30, 40), (0, 40)), 0, 0), Run(((0, 0), (53, 0), (53, 40), (0, 40)), 0, 0)
+    pair = Run(((0, 0), (60, 0), (60, 40), (0, 40)), 0, 0)
+    for lone in (standing, lying):
+        assert _cap_checks(lone, (Place.BACK, Place.SHADE)) == (CapCheck.SKIP, CapCheck.SKIP)
+    assert _cap_checks(pair, (Place.BACK, Place.SHADE)) == (CapCheck.BACK, CapCheck.KONG_SHADE)
+
+
 def test_sample_hand_is_a_complete_winning_hand(recognize):
     from scoring.decompose import decompose
     from scoring.hand import Hand

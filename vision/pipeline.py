@@ -31,6 +31,7 @@ TOP_K = 3  # alternatives reported per tile
 BACK_SURE = 0.85  # a place beside a run holds a face-down tile when this sure of it (0.75 until session 33)
 NO_FACE = 0.9  # ... or when `back` and `none` together are this sure, `back` at least BACK_LEAST,
 BACK_LEAST = 0.05  # ... and the place is one flat colour (`flat_share` at least FLAT_SHARE)
+LONE_LENGTH = 1.4  # a run less long than this many times its height is one tile (lying: 1.33; two standing: 1.5)
 PAIR_LENGTH = 2.5  # a run at most this many times as long as high may be the two faces of a concealed kong
 LYING_PRIOR = 0.1  # log-probability a reading with a sideways tile gives up (they are rarer)
 FLAT_TOP = 0.5  # ... and this much more when the table does not show above its lying tile (`Split.step` 0),
@@ -209,7 +210,11 @@ def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapChe
     """Each end cap: BACK where a face-down tile may stand (`backs_possible`), else, beside a run short
     enough to be two tiles, KONG_SHADE where the place is the table's shade; SKIP where it is bare (the
     classifier may be sure of a back on bare felt of a back's colour: two bonus tiles laid apart, read as
-    two faces alike, were taken for a concealed kong)."""
+    two faces alike, were taken for a concealed kong), and beside a lone tile (a concealed kong shows its
+    two faces together; between discards, the table with a turned neighbour's corner in it was read as a
+    back, until session 56)."""
+    if run.length < LONE_LENGTH * run.height:
+        return CapCheck.SKIP, CapCheck.SKIP
     short = run.length <= PAIR_LENGTH * run.height
     return tuple(CapCheck.BACK if place is Place.BACK
                  else CapCheck.KONG_SHADE if short and place is Place.SHADE else CapCheck.SKIP for place in places)
