@@ -10,8 +10,9 @@ import pytest
 from vision.io import load
 from vision.backs import Place, backs_possible, end_caps, flat_share, lower_edge, stands_out
 from vision.facemask import _locally_white, _unlike_table, _unpatterned, face_mask, outer_ring
-from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _reading_order, _sized_alike, face_share, find_runs, leaning_seams,
-                            photo_tile_aspect, photo_tile_height, rectify, splits, strip, tile_pitch)
+from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _reading_order, _rows_of_a_size, _sized_alike, face_share,
+                            find_runs, leaning_seams, photo_tile_aspect, photo_tile_height, rectify, splits, strip,
+                            tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -159,6 +160,20 @@ def test_a_lone_tile_whose_picture_has_a_seam_of_its_own_is_one_tile_not_two_row
     runs = find_runs(felt)
     assert [(run.row, run.group) for run in runs] == [(0, 0), (0, 1)]
     assert runs[1].height == pytest.approx(64, abs=3)
+
+
+def test_a_lone_tile_cut_into_a_low_row_and_a_higher_one_is_kept_whole():
+    """A discard lying turned, its character's stroke across it a third of the way down, was cut there
+    into rows 21 and 34 pixels high where the photo's tiles are 47: the lower part is nearly a tile's
+    height, but the upper is far lower than any tile, and together they are one tile's height."""
+    mask = np.zeros((300, 600), np.uint8)
+    mask[200:247, 50:450] = 255  # a row of eight tiles 47 high
+    mask[60:115, 500:548] = 255  # a lone tile, 55 high with its side wall
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    row, lone = sorted(contours, key=lambda contour: -cv2.contourArea(contour))
+    cut = [((500, 60), (548, 60), (548, 81), (500, 81)), ((500, 81), (548, 81), (548, 115), (500, 115))]
+    kept = _rows_of_a_size(mask, [(row, [((50, 200), (450, 200), (450, 247), (50, 247))]), (lone, cut)])
+    assert len(kept) == 2 and Run(kept[1], 0, 0).height == pytest.approx(55, abs=2)
 
 
 def test_a_run_as_high_as_the_photos_tiles_is_two_standing_tiles_not_one_lying():

@@ -32,7 +32,7 @@ LONE_WIDEST = 1.25  # a run wider than this (a share of its height) is not one s
 # tiles laid apart, of a set the classifier knows badly, were read as one)
 CLOTH_GAP = (0.6, 0.2)  # a run on such a cloth is cut where columns (of its middle 80%) are at least this share
 # cloth (`facemask._cloth`), over this share of its height across at least: a gap between two groups the closings bridged
-LOW_ROWS = 0.65  # a blob cut into rows each lower than this share of the photo's tile height ...
+LOW_ROWS = 0.65  # a blob cut into rows, one lower than this share of the photo's tile height, ...
 ONE_ROW = 1.3  # ... is one tile (kept whole) where the blob is at most this share of that height
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
@@ -209,13 +209,14 @@ def _left_out(mask: np.ndarray, rows: list[Quad]) -> np.ndarray:
 
 
 def _rows_of_a_size(mask: np.ndarray, blobs: list[tuple[np.ndarray, list[Quad]]]) -> list[Quad]:
-    """The blobs' rows, but a blob cut into rows all lower than LOW_ROWS of the photo's tile height
-    is kept whole where it is no higher than ONE_ROW of it: a lone tile whose picture (a flower over
-    a word) shows seams of its own, not rows of tiles smaller than every other tile of the photo."""
+    """The blobs' rows, but a blob cut into rows, one lower than LOW_ROWS of the photo's tile height
+    (all of them until session 56: a turned discard was cut a third of the way down), is kept whole
+    where it is no higher than ONE_ROW of it: a lone tile whose picture (a flower over a word) shows
+    seams of its own, not rows of tiles smaller than every other tile of the photo."""
     height = photo_tile_height([row for _, rows in blobs for row in rows if _plausible(row)])
     kept = []
     for contour, rows in blobs:
-        if len(rows) > 1 and all(Run(row, 0, 0).height < LOW_ROWS * height for row in rows):
+        if len(rows) > 1 and any(Run(row, 0, 0).height < LOW_ROWS * height for row in rows):
             whole = _trimmed(mask, _corners(cv2.minAreaRect(contour)))
             rows = [whole] if Run(whole, 0, 0).height <= ONE_ROW * height else rows
         kept += rows
