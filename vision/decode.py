@@ -617,7 +617,7 @@ def _hand_sized(playing: int) -> bool:
 
 def _hand_like(codes: tuple[str, ...], misread: int = 0) -> bool:
     """Whether the tiles could be a hand with at most one tile missed, found twice or of the wrong kind,
-    and up to ``misread`` of those read as bonus tiles playing tiles."""
+    up to ``misread`` of those read as bonus tiles counted as playing tiles misread."""
     playing = len(_playing(codes))
     return "back" in codes or any(_hand_sized(playing + d) for d in range(-1, misread + 2))
 
