@@ -195,7 +195,9 @@ def preprocess(image: Source) -> Candidates:
     grey = cv2.cvtColor(small, cv2.COLOR_RGB2GRAY)
     runs = find_runs(small)
     caps = [end_caps(run) for run in runs]
-    checks = tuple(_cap_checks(run, flags) for run, flags in zip(runs, backs_possible(small, caps)))
+    looked = [i for i, run in enumerate(runs) if not _lone(run)]  # `_cap_checks` looks beside no lone tile
+    places = dict(zip(looked, backs_possible(small, [caps[i] for i in looked])))
+    checks = tuple(_cap_checks(run, places.get(i, (Place.BARE, Place.BARE))) for i, run in enumerate(runs))
     height, aspect = photo_tile_height([run.corners for run in runs]), photo_tile_aspect(grey, runs)
     per_run = tuple(splits(grey, run, height, aspect)
                     + tuple(cap for cap, check in zip(pair, run_checks) if check is not CapCheck.SKIP)
@@ -213,11 +215,16 @@ def _cap_checks(run: Run, places: tuple[Place, Place]) -> tuple[CapCheck, CapChe
     two faces alike, were taken for a concealed kong), and beside a lone tile (a concealed kong shows its
     two faces together; between discards, the table with a turned neighbour's corner in it was read as a
     back, until session 56)."""
-    if run.length < LONE_LENGTH * run.height:
+    if _lone(run):
         return CapCheck.SKIP, CapCheck.SKIP
     short = run.length <= PAIR_LENGTH * run.height
     return tuple(CapCheck.BACK if place is Place.BACK
                  else CapCheck.KONG_SHADE if short and place is Place.SHADE else CapCheck.SKIP for place in places)
+
+
+def _lone(run: Run) -> bool:
+    """Whether a run is one tile, standing or lying (less long than LONE_LENGTH heights)."""
+    return run.length < LONE_LENGTH * run.height
 
 
 def infer(candidates: Candidates) -> np.ndarray:
