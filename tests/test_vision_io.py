@@ -135,7 +135,6 @@ def test_every_exif_orientation_matches_pillow(orientation):
     assert np.abs(load(data).pixels.astype(int) - expected).mean() < 3
 
 
-
 def test_a_large_jpeg_is_decoded_reduced_and_its_finest_view_in_full():
     """A JPEG of more than twice CROP_SIDE is decoded at half size (zoom 2); `finest` decodes the kept
     file in full, turned per EXIF as the reduced pixels are; `part` keeps the zoom."""
