@@ -11,7 +11,7 @@ from PIL import Image
 
 from vision import cli
 from vision.classify import CLASSES
-from vision.decode import complete, decode, decode_apart, hand_text, in_hand, is_valid, tile_kind
+from vision.decode import complete, decode, decode_apart, hand_text, in_hand, is_valid, laid_winner, tile_kind
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parents[1]
@@ -22,6 +22,7 @@ SCENES = {
     DATA / "row_gingham.jpg": "234p 567s 888m 11z",  # green-tinted tiles on a blue gingham cloth
     DATA / "row_beige_glare.jpg": "234m 567s 11z 789p",  # light tiles on a beige cloth, glare beside them
     DATA / "row_close_groups.jpg": "123p 456m 789s 11z",  # groups laid a quarter of a tile apart
+    DATA / "winner_apart.jpg": "23m456p789s111z55z 1m",  # the winning tile laid apart after the concealed ones
     ROOT / "assets" / "sample_hand.jpg": "123p 456p 789p 234s 77m",
 }
 
@@ -52,7 +53,7 @@ def recognize():
 def test_synthetic_scenes_read_exactly(recognize, path, hand):
     result = recognize(path)
     assert list(result.codes) == _codes(hand)
-    groups = [len(group) - 1 for group in hand.split()]
+    groups = [len(_codes(group)) for group in hand.split()]
     assert [tile.group for tile in result.tiles] == [g for g, n in enumerate(groups) for _ in range(n)]
     lying = [i for i, tile in enumerate(result.tiles) if tile.rotated]
     assert lying == ([12] if path.name == "row_wood.jpg" else [])
@@ -431,8 +432,37 @@ def test_json_contract(recognize, capsys):
                           "in_hand"}
     assert all(tile["in_hand"] for tile in data["tiles"])
     assert first["tile"] == "1m" and len(first["box"]) == 4 and first["alternatives"][0][0] == "1m"
-    assert data["hand"] == "123m 456p 789s 11155z"
+    assert data["hand"] == "123m 456p 789s 11155z" and data["winning_tile"] is None  # no tile laid apart
     assert data["blurred"] is False and data["sharpness"] > 0.7
+
+
+def test_a_winning_tile_laid_apart_after_the_concealed_tiles_is_named(recognize, capsys):
+    assert recognize(DATA / "winner_apart.jpg").winning == "1m"
+    assert cli.main([str(DATA / "winner_apart.jpg"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["winning_tile"] == "1m"
+    assert cli.main([str(DATA / "winner_apart.jpg")]) == 0
+    assert "winning tile: 1m (laid apart after the concealed tiles)" in capsys.readouterr().out.splitlines()
+
+
+CONCEALED = _codes("23m456p789s111z55z")
+
+
+@pytest.mark.parametrize(("codes", "runs", "winning"), [
+    (CONCEALED + ["1m"], [(0, 0)] * 13 + [(0, 1)], "1m"),
+    (CONCEALED + ["1m", "5f"], [(0, 0)] * 13 + [(0, 1), (0, 2)], "1m"),  # a flower after it
+    (CONCEALED + ["1m"], [(0, 0)] * 14, None),  # not laid apart
+    (CONCEALED + ["1m"], [(0, 0)] * 13 + [(1, 0)], None),  # in a row of its own: no run before it
+    (CONCEALED[:10] + ["1z", "1z", "1z", "1m"], [(0, 0)] * 10 + [(0, 1)] * 3 + [(0, 2)], None),  # after a set
+    (["5z", "5z"], [(0, 0), (0, 1)], "5z"),  # every set claimed: the pair's halves apart
+    (["5z", "6z"], [(0, 0), (0, 1)], None),
+    (["1z"] * 4 + ["2z"], [(0, 0)] * 4 + [(0, 1)], None),  # after a kong laid face up
+    (CONCEALED + ["1m"] + _codes("6789s9p"), [(0, 0)] * 13 + [(0, 1)] + [(1, 0)] * 4 + [(1, 1)], None),  # which?
+    (CONCEALED[:12] + ["none", "1m"], [(0, 0)] * 12 + [(0, 1), (0, 2)], None),  # a tile left out is no tile
+    (CONCEALED + ["none", "1m"], [(0, 0)] * 13 + [(0, 1), (0, 1)], "1m"),
+], ids=["after-13", "flower-after", "touching", "own-row", "after-a-set", "pair", "no-pair", "after-a-kong",
+        "two-lone", "12-and-none", "none-beside"])
+def test_laid_winner(codes, runs, winning):
+    assert laid_winner(codes, runs) == winning
 
 
 def test_overlay_is_written(recognize, tmp_path, capsys):
@@ -445,18 +475,19 @@ def test_overlay_is_written(recognize, tmp_path, capsys):
 def test_text_output_says_when_the_hand_read_does_not_win():
     from types import SimpleNamespace
 
-    short = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 55z", tiles=(), blurred=False))
+    short = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 55z", tiles=(), blurred=False, winning=None))
     assert short.splitlines()[1] == ("not a winning hand (MCR): 123m 456p 789s 1155z is not complete: it has 13 tiles, "
                                      "one short of 14; it waits on 1z 5z")
-    assert cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=(), blurred=False)) == (
+    assert cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=(), blurred=False, winning=None)) == (
         "hand: 123m 456p 789s 11z 555z")
-    assert cli._text(SimpleNamespace(hand="", tiles=(), blurred=False)) == "hand: (no tiles found)"
+    assert cli._text(SimpleNamespace(hand="", tiles=(), blurred=False, winning=None)) == "hand: (no tiles found)"
 
 
 def test_text_output_warns_of_a_blurred_photo():
     from types import SimpleNamespace
 
-    text = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=(), blurred=True, sharpness=0.31))
+    text = cli._text(SimpleNamespace(hand="123m 456p 789s 11z 555z", tiles=(), blurred=True, sharpness=0.31,
+                                     winning=None))
     assert text.splitlines()[1] == ("warning: the photo looks blurred (sharpness 0.31): tiles may be misread; take it "
                                     "again holding the phone still")
 

@@ -25,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _text(recognition) -> str:
     lines = [f"hand: {recognition.hand or '(no tiles found)'}"]
+    if recognition.winning:
+        lines.append(f"winning tile: {recognition.winning} (laid apart after the concealed tiles)")
     if recognition.blurred:
         lines.append(f"warning: the photo looks blurred (sharpness {recognition.sharpness:.2f}): tiles may be misread; "
                      "take it again holding the phone still")

@@ -746,8 +746,36 @@ def _with_winner(codes: Sequence[str], runs: Sequence[Hashable]) -> tuple[Hashab
     """The runs, given as (row, group), with each lone playing tile that follows a run in its row taken
     into that run: the winning tile, laid apart just after the concealed tiles (no set is one tile)."""
     sizes = Counter(runs)
-    return tuple((run[0], run[1] - 1) if isinstance(run, tuple) and sizes[run] == 1 and run[1] > 0
-                 and tile_kind(code) == "playing" else run for run, code in zip(runs, codes))
+    return tuple((run[0], run[1] - 1) if _lone_after(run, code, sizes) else run for run, code in zip(runs, codes))
+
+
+def _lone_after(run: Hashable, code: str, sizes: Counter) -> bool:
+    """Whether a tile of that code in that run, given as (row, group), is a lone playing tile following
+    another run in its row (``sizes``: each run's tile count)."""
+    return isinstance(run, tuple) and sizes[run] == 1 and run[1] > 0 and tile_kind(code) == "playing"
+
+
+def laid_winner(codes: Sequence[str], runs: Sequence[Hashable]) -> str | None:
+    """The winning tile where the photo shows it laid apart just after the concealed tiles (as players
+    often show it), given each tile's run as (row, group): the one lone playing tile whose run before
+    it in its row holds one tile more than a multiple of three (the concealed tiles without it: sets of
+    three and a pair), all playing tiles and not four of a kind (a kong laid face up), or one tile of its
+    own face (the pair, every set claimed). None where no tile, or more than one, lies so. Tiles read
+    as no tile (`none`: left out) do not count."""
+    kept = [i for i, code in enumerate(codes) if code != "none"]
+    faces, at = [codes[i] for i in kept], [runs[i] for i in kept]
+    sizes, members = Counter(at), _members(at)
+    laid = [code for code, run in zip(faces, at) if _lone_after(run, code, sizes)
+            and _concealed_before([faces[j] for j in members.get((run[0], run[1] - 1), ())], code)]
+    return laid[0] if len(laid) == 1 else None
+
+
+def _concealed_before(concealed: list[str], code: str) -> bool:
+    """Whether the codes of a run may be the concealed tiles before a winning tile of ``code``."""
+    if len(concealed) == 1:
+        return concealed[0] == code
+    return (len(concealed) % 3 == 1 and len(set(concealed)) > 1
+            and all(tile_kind(other) == "playing" for other in concealed))
 
 
 def _touching_sets(codes: Sequence[str], runs: Sequence[Hashable]) -> dict[Hashable, tuple[tuple[int, ...], ...]]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.classify import TileClassifier
 from vision.index import in_doubt
-from vision.decode import complete, decode_apart, hand_text, in_hand, incomplete, odd_backs, tile_kind
+from vision.decode import complete, decode_apart, hand_text, in_hand, incomplete, laid_winner, odd_backs, tile_kind
 from vision.io import WORK_SIDE, Photo, Source, load
 from vision.backs import FLAT_SHARE, Place, backs_possible, end_caps, flat_share
 from vision.sharpness import BLURRED, face_size, photo_sharpness, spread
@@ -120,8 +120,9 @@ class Timings:
 
 @dataclass(frozen=True)
 class Recognition:
-    """The tiles in reading order (top row first, left to right), the suggested hand string and how
-    sharp the standing tiles' faces are (`vision.sharpness`; None when no tile stands)."""
+    """The tiles in reading order (top row first, left to right), the suggested hand string, how
+    sharp the standing tiles' faces are (`vision.sharpness`; None when no tile stands) and the winning
+    tile where the photo shows it laid apart after the concealed tiles (`vision.decode.laid_winner`)."""
 
     tiles: tuple[RecognizedTile, ...]
     hand: str
@@ -129,6 +130,7 @@ class Recognition:
     height: int
     timings: Timings
     sharpness: float | None = None
+    winning: str | None = None
 
     @property
     def blurred(self) -> bool:
@@ -145,6 +147,7 @@ class Recognition:
         return {
             "tiles": [tile.to_dict() for tile in self.tiles],
             "hand": self.hand,
+            "winning_tile": self.winning,
             "image": {"width": self.width, "height": self.height},
             "sharpness": None if self.sharpness is None else round(self.sharpness, 3),
             "blurred": self.blurred,
@@ -598,12 +601,13 @@ def recognize(image: Source) -> Recognition:
         else:
             tiles = _shifted(tiles, offset)
     width, height = photo.original or (photo.width, photo.height)
-    hand = hand_text(*_hand(tiles), [t.rotated for t in tiles if t.in_hand])
+    codes, runs = _hand(tiles)
+    hand = hand_text(codes, runs, [t.rotated for t in tiles if t.in_hand])
     measuring = perf_counter()
     sharpness = _sharpness(photo, tiles)
     timings = replace(timings, preprocess=timings.preprocess + loaded,
                       postprocess=timings.postprocess + 1000 * (perf_counter() - measuring))
-    return Recognition(tiles, hand, width, height, timings, sharpness)
+    return Recognition(tiles, hand, width, height, timings, sharpness, laid_winner(codes, runs))
 
 
 def _closer(photo: Photo, tiles: tuple[RecognizedTile, ...]) -> tuple[Photo | None, tuple[float, float]]:

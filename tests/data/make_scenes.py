@@ -55,6 +55,7 @@ SCENES = (
           turn=2, gap=0.25),
     Scene("tests/data/discards_row.jpg", ("9m", "3p", "5s", "2z", "7m"), (40, 110, 60), (250, 244, 225), turn=-2,
           gap=1.0),
+    Scene("tests/data/winner_apart.jpg", ("23m456p789s111z55z", "1m"), (40, 110, 60), (250, 244, 225), turn=2),
     Scene("assets/sample_hand.jpg", ("123p", "456p", "789p", "234s", "77m"), (30, 90, 120), (248, 240, 220), scale=2),
 )
 
