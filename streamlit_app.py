@@ -21,6 +21,8 @@ SAMPLE_PHOTO = Path(__file__).parent / "assets" / "sample_hand.jpg"
 DEFAULT_RULES = next(iter(scoring.RULESETS))  # the rule set picked until the user picks one
 CLAIMED_NOTE = ("Sets in [brackets] were claimed (exposed): the photo shows them laid apart from the row of concealed "
                 "tiles. Tap a set that was never claimed: the score then counts it concealed.")
+WIN_FROM_PHOTO = ("Picked from the photo: the tile laid apart after the concealed ones. Pick another if that one did "
+                  "not win.")
 BLURRED_ADVICE = ("This photo looks blurred (the phone moved, or the focus missed), so several tiles may be "
                   "misread. Take it again holding the phone still, or check every tile below.")
 NOT_A_TILE = "none"  # a fix choice: the recogniser's code for a crop that holds no tile (left out of the hand)
@@ -36,7 +38,8 @@ def load_vision() -> SimpleNamespace:
 
     pipeline.classifier()
     return SimpleNamespace(
-        recognize=pipeline.recognize, load=io.load, draw=overlay.draw, crop=overlay.crop, hand_text=decode.hand_text
+        recognize=pipeline.recognize, load=io.load, draw=overlay.draw, crop=overlay.crop, hand_text=decode.hand_text,
+        laid_winner=decode.laid_winner,
     )
 
 
@@ -72,6 +75,7 @@ def recognition_panel(photo: bytes, name: str) -> None:
             st.session_state[_leave_key()] = beyond
             if result.tiles:  # a photo with no tiles leaves the hand typed so far
                 st.session_state["hand"] = result.hand
+                st.session_state["win"] = st.session_state["win_from_photo"] = result.winning
     result = st.session_state.get("recognition")
     if result is None:
         st.error(st.session_state["read_error"] + " Try another photo, or type the hand below.")
@@ -191,10 +195,15 @@ def _leave_out() -> None:
 
 def _rebuild_hand() -> None:
     """Rebuild the suggested hand string from the tiles as fixed (with the tiles added, and the sets
-    made concealed still so)."""
+    made concealed still so), and the winning tile laid apart as fixed, unless another was picked."""
     codes = st.session_state["codes"]
     tiles = st.session_state["recognition"].tiles
-    hand = load_vision().hand_text(codes, [(t.row, t.group) for t in tiles], [t.rotated for t in tiles])
+    runs = [(t.row, t.group) for t in tiles]
+    hand = load_vision().hand_text(codes, runs, [t.rotated for t in tiles])
+    winning = load_vision().laid_winner(codes, runs)  # the winning tile laid apart, as fixed
+    if st.session_state.get("win") == st.session_state.get("win_from_photo"):  # not picked by hand since
+        st.session_state["win"] = winning
+    st.session_state["win_from_photo"] = winning
     groups = [*hand.split(), *st.session_state.get("added", [])]
     for group in st.session_state.get("unclaimed", []):
         _unbracket(groups, group)
@@ -232,6 +241,8 @@ def hand_panel() -> tuple[str, str | None, bool]:
         st.error(f"{error}. Correct the hand above (notation: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `1z`-`7z`, `1f`-`8f`).")
     wins = bool(hand.strip()) and not error and complete_panel(hand, st.session_state.get("ruleset", DEFAULT_RULES))
     win = st.selectbox("Winning tile", tiles, index=None, key="win", placeholder="Tap the winning tile")
+    if win is not None and win == st.session_state.get("win_from_photo"):
+        st.caption(WIN_FROM_PHOTO)
     return hand, win, wins
 
 

@@ -298,3 +298,37 @@ def test_discards_beyond_the_hand_are_left_out_of_it_and_can_be_put_back(hand_wi
     assert leave.value == [0, 1, 2, 3, 4]
     leave.unselect(4).run()  # the 7m was the winning tile after all
     assert app.text_input(key="hand").value == "1237m 456p 789s 11155z"
+
+
+def _page_scoring(root: str, photo: bytes, name: str) -> None:
+    """The whole page reading the upload `photo` (run by AppTest.from_function)."""
+    import sys
+
+    sys.path.insert(0, root)
+    import streamlit_app
+
+    streamlit_app.recognition_panel(photo, name)
+    hand, win, wins = streamlit_app.hand_panel()
+    ruleset, situation = streamlit_app.rules_panel()
+    streamlit_app.breakdown_panel(hand, win, wins, ruleset, situation)
+
+
+def test_the_winning_tile_laid_apart_is_picked_and_follows_a_fix_until_another_is_picked():
+    from streamlit_app import WIN_FROM_PHOTO
+
+    photo = (Path(APP).parent / "tests" / "data" / "winner_apart.jpg").read_bytes()
+    app = AppTest.from_function(_page_scoring, args=(str(Path(APP).parent), photo, "winner.jpg"),
+                                default_timeout=60).run()
+    assert not app.exception and app.text_input(key="hand").value == "123m 456p 789s 11155z"
+    assert app.selectbox(key="win").value == "1m" and WIN_FROM_PHOTO in [caption.value for caption in app.caption]
+    assert len(app.metric) == 1  # scored at once
+    (number,) = [box for box in app.selectbox if box.key.startswith("other_")]
+    number.select(13).run()  # the tile laid apart was misread: it is a 4m
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_")]
+    box.select("4m").run()
+    assert app.text_input(key="hand").value == "234m 456p 789s 11155z" and app.selectbox(key="win").value == "4m"
+    app.selectbox(key="win").select("2m").run()  # no: the 2m won
+    assert WIN_FROM_PHOTO not in [caption.value for caption in app.caption]
+    (box,) = [box for box in app.selectbox if box.key.startswith("fix_")]
+    box.select("1m").run()
+    assert app.selectbox(key="win").value == "2m" and not app.exception  # a winning tile picked stays picked
