@@ -142,6 +142,7 @@ class Sample:
     boxes: tuple[tuple[tuple[int, int], ...], ...] | None = None  # each tile's corners, when known
     hand: str | None = None  # the hand laid out, in the scoring notation (claimed sets bracketed), when known
     either_way: bool = False  # a photo taken sideways: its way up is the reader's guess, the labels count reversed too
+    winning: str | None = None  # the winning tile, where the scene lays it apart after the concealed ones
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,7 @@ class Reading:
     rotated: tuple[bool, ...] = ()
     blurred: bool = False  # the reader calls the photo blurred (the page then asks for another)
     beyond: tuple[bool, ...] = ()  # per decoded tile: whether the reader leaves it out of the hand (a discard)
+    winning: str | None = None  # the winning tile the reader names, laid apart after the concealed ones
 
 
 def right_but_bonus_names(truth: Sequence[str], codes: Sequence[str]) -> bool:
@@ -279,7 +281,8 @@ def read_ours(path: Path) -> Reading:
                    tuple(tuple(np.mean(t["box"], axis=0).tolist()) for t in tiles),
                    flagged=tuple(t["changed"] or t["doubtful"] for t in tiles),
                    runs=tuple((t["row"], t["group"]) for t in tiles), rotated=tuple(t["rotated"] for t in tiles),
-                   blurred=result["blurred"], beyond=tuple(not t["in_hand"] for t in tiles))
+                   blurred=result["blurred"], beyond=tuple(not t["in_hand"] for t in tiles),
+                   winning=result["winning_tile"])
 
 
 def read_detector(path: Path) -> Reading:
@@ -349,7 +352,8 @@ def scene_samples(count: int | None, dev: bool = False, table: str | None = None
     specs, boxes = scene_specs(count, dev, table, layout, frame)
     hands = not layout or LAYOUTS[layout].hands
     return [Sample(f"scene-{s.seed}", cached(s, frame), tuple(c for row in s.labels for c in row),
-                   tuple(tuple(map(tuple, box)) for box in boxes[s.seed]), s.hand if hands else None)
+                   tuple(tuple(map(tuple, box)) for box in boxes[s.seed]), s.hand if hands else None,
+                   winning=s.laid_winner if hands else None)
             for s in specs]
 
 
@@ -651,11 +655,21 @@ def blurred_line(pairs: Sequence[tuple[Sequence[str], Reading]]) -> str:
     return f"{len(called)} of {len(pairs)} ({right} of them read right but for bonus names)"
 
 
+def winning_line(samples: Sequence[Sample], pairs: Sequence[tuple[Sequence[str], Reading]]) -> str:
+    """How often the reader names the winning tile of the scenes that lay it apart (right, wrong, not at
+    all), and how often it names one where the scene lays none apart."""
+    laid = [(sample.winning, reading.winning) for sample, (_, reading) in zip(samples, pairs) if sample.winning]
+    right, named = sum(truth == got for truth, got in laid), sum(got is not None for _, got in laid)
+    false = sum(reading.winning is not None for sample, (_, reading) in zip(samples, pairs) if not sample.winning)
+    return (f"right in {right} of {len(laid)} scenes laying it apart ({named - right} wrong, {len(laid) - named} "
+            f"not named); named in {false} of {len(samples) - len(laid)} laying none apart")
+
+
 def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) -> None:
     """Every reader on every part: the table against the targets, then the bonus-names and suggested-hand figures."""
     rows = [HEADER, ["target", "", "", "", f">={TARGET_TILE:.0%}", f">={TARGET_TILE:.0%}",
                      f">={TARGET_EXACT:.0%}", f">={TARGET_EXACT:.0%}", "", "", "", "", "", "", "", ""]]
-    notes, hands, blurred = [], [], []
+    notes, hands, blurred, winning = [], [], [], []
     for part, samples in parts.items():
         results = run_part(samples, readers)
         if mistakes:
@@ -671,6 +685,8 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
                          for names in (True, False)]
                 hands.append(f"  {part}, {name}: {right[0] / len(samples):.1%} "
                              f"(but for bonus tiles' names: {right[1] / len(samples):.1%})")
+                if name == "ours":
+                    winning.append(f"  {part}: {winning_line(samples, pairs)}")
     print_table(rows)
     print("\nImages right after decoding but for bonus tiles named as other bonus tiles (MCR scores only "
           "how many there are):", *notes, sep="\n")
@@ -678,6 +694,9 @@ def _accuracy(parts: dict[str, list[Sample]], readers: Readers, mistakes: bool) 
     if hands:
         print("\nSuggested hand right (the hand string the page starts from: concealed tiles, claimed sets, "
               "concealed kongs and bonus tiles as the scene lays them out):", *hands, sep="\n")
+    if winning:
+        print("\nWinning tile named by our reader (laid apart after the concealed tiles; the page picks it):",
+              *winning, sep="\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -111,6 +111,15 @@ class SceneSpec:
         return tuple(tuple(t.code for group in row for t in group) for row in self.rows)
 
     @property
+    def laid_winner(self) -> str | None:
+        """The winning tile where the scene lays it apart just after the concealed ones (`winner_apart_hand`):
+        its one group of a single playing tile, no discard, that follows another group in its row; None
+        where there is none."""
+        lone = [group[0].code for row in self.rows for group in row[1:] if len(group) == 1 and not group[0].discard
+                and group[0].code != "back" and not group[0].code.endswith("f")]
+        return lone[0] if len(lone) == 1 else None
+
+    @property
     def hand(self) -> str:
         """The hand laid out, in the scoring notation: the concealed tiles (the group not of three or four
         tiles), each set laid apart as claimed, a kong showing backs as concealed, and the bonus tiles (the

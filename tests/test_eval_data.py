@@ -9,7 +9,7 @@ from PIL import Image, ImageOps
 
 from benchmarks.recognition import (FELT, FRESH_LABELS, Errors, Reading, Sample, Tally, align, as_turned,
                                     detector_truth, located, on_felt, right_but_bonus_names, run_part,
-                                    suggested_hand_right, viewed)
+                                    suggested_hand_right, viewed, winning_line)
 from datasets.real_photos import CODES, LabelError, LabelledPhoto, load_photos
 from datasets.scenes import (FAR, TILESET, Placed, SceneError, SceneSpec, cache_path, load_boxes, load_specs, render,
                              tile_boxes)
@@ -282,9 +282,19 @@ def test_development_hands_with_the_winning_tile_apart_lay_one_standing_tile_aft
     for spec in specs:
         concealed = spec.rows[-1]  # the standing tiles lead their row: the others lie in it or above it
         assert len(concealed[1]) == 1 and not concealed[1][0].code.endswith("f") and concealed[1][0].code != "back"
+        assert spec.laid_winner == concealed[1][0].code
         hand = Hand.parse(spec.hand, win="1m")  # the four left standing beside three claimed sets are no set
         assert len(hand.standing) == len(concealed[0]) + 1
     assert any(len(spec.rows[-1][0]) == 4 for spec in specs)
+    assert not any(spec.laid_winner for spec in SPECS)  # the evaluation scenes lay no tile apart so
+
+
+def test_the_winning_tile_named_is_counted_right_wrong_or_missing_and_where_none_lies_apart():
+    samples = [Sample(name, Path("x.jpg"), ("1m",), winning=winning)
+               for name, winning in (("a", "1m"), ("b", "2m"), ("c", "3m"), ("d", None), ("e", None))]
+    named = [Reading(("1m",), ("1m",), (), winning=code) for code in ("1m", "5m", None, "7z", None)]
+    assert winning_line(samples, [(sample.truth, reading) for sample, reading in zip(samples, named)]) == (
+        "right in 1 of 3 scenes laying it apart (1 wrong, 1 not named); named in 1 of 2 laying none apart")
 
 
 def test_development_hands_with_discards_lay_a_row_of_them_beyond_the_hand_and_leave_them_out_of_it():
