@@ -439,6 +439,27 @@ def test_a_pair_a_little_more_level_than_its_row_does_not_reach_the_discards_far
     assert [(run.corners, run.row) for run in runs] == rows
 
 
+def test_a_winning_tile_laid_a_little_apart_is_a_group_of_its_own_though_its_box_is_turned_against_the_row():
+    """A slanted row of 13 concealed tiles (3026084 of the `--win-apart` layout), and the winning tile
+    laid about 0.2 of a tile's height after it, its box turned 12 degrees further than the row's: its
+    lowest corner reaches back to within 0.1 of a height of the row's end, its side lies further."""
+    row = ((112, 173), (489, 321), (472, 364), (95, 216))
+    winner = ((504, 322), (534, 342), (508, 381), (478, 361))
+    runs = _reading_order([row, winner])
+    assert [(run.corners, run.row, run.group) for run in runs] == [(row, 0, 0), (winner, 0, 1)]
+    touching = tuple((x - 8, y - 3) for x, y in winner)  # moved back along the row: it touches the row
+    assert [run.group for run in _reading_order([row, touching])] == [0, 0]
+
+
+def test_a_standing_tile_after_a_lying_one_found_apart_stays_in_its_set():
+    """A claimed chow whose middle tile lies sideways (8026046): its lying tile's run is lower than the
+    standing tile found apart after it; they touch below, and are one group."""
+    pung = ((147, 113), (319, 166), (300, 228), (128, 175))
+    lying = ((342, 177), (455, 218), (437, 265), (324, 224))
+    standing = ((470, 195), (517, 213), (495, 273), (447, 255))
+    assert [run.group for run in _reading_order([pung, lying, standing])] == [0, 1, 1]
+
+
 def test_a_run_found_lower_than_its_tiles_is_still_in_their_row():
     """On gingham the faces of a run were found in part, a box 36 high where the tiles are 55: the
     shorter run beside it lies on its line within half the higher one's height, not its own."""

@@ -53,6 +53,7 @@ FACE_ROW = 0.9  # a row of a lying tile is face where it is this bright (a share
 TOP_SEARCH = 0.6  # ... looked for in this top share of the run
 STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
 GROUP_GAP = 0.1  # runs closer than this share of a tile's height belong to one group
+CONCEALED_RUN = 3.0  # a run at least this many times as long as high holds four standing tiles or more
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
 UNREACHABLE = -1e9  # the score of a cut position no tiling reaches
 CUT_SPREAD = 0.05  # a tile in a run is this much narrower or wider than the run's mean at most
@@ -451,8 +452,30 @@ def _reading_order(boxes: list[Quad]) -> tuple[Run, ...]:
 
 
 def _gap(left: Quad, right: Quad, along: np.ndarray) -> float:
-    """The distance along the row between two runs' facing ends."""
+    """The distance along the row between two runs' facing ends: between their outermost corners, but
+    from one standing tile (LONE_WIDEST) back to a run of CONCEALED_RUN heights or more (a winning tile
+    laid apart after the concealed tiles) on the line through each one's centre. The long run's box
+    slants as its tiles do on average, and the tile's box as its own, turned further in perspective: it
+    reaches back at a corner (3026084 of the `--win-apart` layout: 4.4 pixels at the corner, 8.6 at its
+    side). Between two short runs, a lying tile's and a standing one's, the boxes' different heights
+    part them at mid-height where they touch below (8026046), so that is measured at the corners."""
+    tile, run = Run(right, 0, 0), Run(left, 0, 0)
+    if tile.length <= LONE_WIDEST * tile.height and run.length >= CONCEALED_RUN * run.height:
+        return float((_centre(right) - _centre(left)) @ along - _reach(left, along) - _reach(right, -along))
     return float(min(np.array(right) @ along) - max(np.array(left) @ along))
+
+
+def _reach(box: Quad, direction: np.ndarray) -> float:
+    """How far a convex box extends from its centre along ``direction`` (a unit vector)."""
+    corners = np.array(box, dtype=np.float64)
+    centre, reach = corners.mean(axis=0), np.inf
+    for start, end in zip(corners, np.roll(corners, -1, axis=0)):
+        system = np.array([direction, start - end]).T  # centre + t * direction = start + s * (end - start)
+        if abs(np.linalg.det(system)) > 1e-9:
+            t, s = np.linalg.solve(system, start - centre)
+            if t > 0 and -1e-9 <= s <= 1 + 1e-9:
+                reach = min(reach, float(t))
+    return reach if np.isfinite(reach) else 0.0
 
 
 def _centre(box: Quad) -> np.ndarray:
