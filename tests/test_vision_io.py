@@ -63,6 +63,14 @@ def test_grey_and_rgba_arrays_become_rgb():
     assert load(rgba).pixels.min() == 255
 
 
+def test_a_16_bit_grey_png_keeps_its_grey_levels():
+    grey = np.arange(40 * 60, dtype=np.uint16).reshape(40, 60) * 27  # 0 .. 64773
+    png = io.BytesIO()
+    Image.fromarray(grey).save(png, format="PNG")
+    pixels = load(png.getvalue()).pixels
+    assert pixels.shape == (40, 60, 3) and np.array_equal(pixels[..., 0], (grey >> 8).astype(np.uint8))
+
+
 def test_reduced_keeps_the_aspect_and_reports_the_scale():
     photo = load(np.zeros((400, 2048, 3), np.uint8))
     small, scale = photo.reduced(1024)

@@ -235,12 +235,14 @@ def _check_size(size: tuple[int, int], name: str) -> None:
 
 
 def _upright_rgb(image: Image.Image, name: str) -> np.ndarray:
-    """Decode, apply the EXIF orientation, flatten transparency onto white."""
+    """Decode, apply the EXIF orientation, take 16-bit grey to 8 bits, flatten transparency onto white."""
     try:
         image.load()
         image = ImageOps.exif_transpose(image, in_place=False) if _turned(image) else image
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         raise CorruptImageError(f"{name!r} is truncated or damaged ({error}): send the photo again") from None
+    if image.mode.startswith("I;16"):  # 16-bit grey (PNG, TIFF): converted as is, every level above 255 is white
+        image = Image.fromarray((np.asarray(image, dtype=np.uint16) >> 8).astype(np.uint8))
     if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
         rgba = image.convert("RGBA")
         flat = Image.new("RGB", rgba.size, (255, 255, 255))
