@@ -440,7 +440,7 @@ def test_a_pair_a_little_more_level_than_its_row_does_not_reach_the_discards_far
 
 
 def test_a_winning_tile_laid_a_little_apart_is_a_group_of_its_own_though_its_box_is_turned_against_the_row():
-    """A slanted row of 13 concealed tiles (3026084 of the `--win-apart` layout), and the winning tile
+    """A slanted row of 13 concealed tiles (3026084 of `winner_apart_hand`), and the winning tile
     laid about 0.2 of a tile's height after it, its box turned 12 degrees further than the row's: its
     lowest corner reaches back to within 0.1 of a height of the row's end, its side lies further."""
     row = ((112, 173), (489, 321), (472, 364), (95, 216))

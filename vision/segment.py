@@ -456,7 +456,7 @@ def _gap(left: Quad, right: Quad, along: np.ndarray) -> float:
     from one standing tile (LONE_WIDEST) back to a run of CONCEALED_RUN heights or more (a winning tile
     laid apart after the concealed tiles) on the line through each one's centre. The long run's box
     slants as its tiles do on average, and the tile's box as its own, turned further in perspective: it
-    reaches back at a corner (3026084 of the `--win-apart` layout: 4.4 pixels at the corner, 8.6 at its
+    reaches back at a corner (3026084 of `winner_apart_hand`: 4.4 pixels at the corner, 8.6 at its
     side). Between two short runs, a lying tile's and a standing one's, the boxes' different heights
     part them at mid-height where they touch below (8026046), so that is measured at the corners."""
     tile, run = Run(right, 0, 0), Run(left, 0, 0)
