@@ -804,6 +804,19 @@ def test_suggested_hand_takes_every_set_laid_apart_as_exposed_where_the_rest_com
     # 111m apart would leave 23m without its 1m: the tiles stand as one concealed hand
     tiles = _codes("111m23m456p789s555z")
     assert hand_text(tiles, [1, 1, 1] + [0] * 11) == "11123m 456p 789s 555z"
+    # claimed sets touching, flowers laid touching the last of them (12026028 of `winner_apart_hand`)
+    flowered = _codes("678p789p3f4m6m22233s5m")
+    rows = [(0, 0)] * 7 + [(1, 0)] * 7 + [(1, 1)]
+    assert hand_text(flowered, rows, [False, False, True] + [False] * 12) == "456m 22233s [678p] [789p] 3f"
+
+
+def test_suggested_hand_reads_the_concealed_tiles_with_their_winning_tile_laid_apart():
+    """Ten concealed tiles that alone would cut into sets (567m 8888m 777z: claimed sets laid side by
+    side), the winning 5m laid apart after them, a pung after that (12026071 of `winner_apart_hand`):
+    with their winning tile they are the concealed tiles, and the pung laid apart was claimed."""
+    codes = _codes("5678888m777z5m222m")
+    runs = [(0, 0)] * 10 + [(0, 1)] + [(0, 2)] * 3
+    assert hand_text(codes, runs) == "55678888m 777z [222m]"
 
 
 def test_a_tile_set_aside_from_the_concealed_row_is_likelier_a_bonus_tile():

@@ -689,7 +689,8 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     sideways), runs laid apart that are sets (or cut, in order, into sets: claimed sets laid side by
     side) become melds where the rest completes the hand: exposed, a kong showing backs concealed.
     Which runs: where the concealed tiles stand apart from the rest (`_concealed_apart`; a winning
-    tile laid just after them counts among them, `_with_winner`), every set
+    tile laid just after them counts among them, `_with_winner`, also when telling them from claimed
+    sets touching: ten concealed tiles may cut into sets, not with their winning tile), every set
     laid apart, its claimed tile turned sideways or not (MCR tables seldom turn it); otherwise, or
     failing that, only those showing a sideways tile or backs (a hand shown set by set is concealed).
     Failing both, every tile stands. Either way, four tiles of a kind side by side are a kong where
@@ -700,11 +701,12 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
     runs = runs or ()
-    touching = _touching_sets(codes, runs)
+    winner = _with_winner(codes, runs)
+    touching = _touching_sets(codes, winner)
     apart = _meld_runs(codes, runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
     turned = any(sideways[i] for meld in apart for i in meld)
-    concealed_apart = _concealed_apart(codes, _with_winner(codes, runs), touching, turned)
+    concealed_apart = _concealed_apart(codes, winner, touching, turned)
     choices = tuple(dict.fromkeys((apart if concealed_apart else declared, declared)))
     hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
@@ -780,12 +782,22 @@ def _concealed_before(concealed: list[str], code: str) -> bool:
 
 def _touching_sets(codes: Sequence[str], runs: Sequence[Hashable]) -> dict[Hashable, tuple[tuple[int, ...], ...]]:
     """Runs of more than four tiles, when there are several runs, that cut in order into sets of three or
-    four (claimed sets laid side by side): each such run's sets' positions."""
+    four (claimed sets laid side by side; tiles read as bonus tiles at its ends left out: flowers laid
+    touching a set): each such run's sets' positions."""
     members = _members(runs)
     if len(members) < 2:
         return {}
-    chunked = {run: _set_chunks(codes, positions) for run, positions in members.items() if len(positions) > 4}
+    playing = {run: _without_bonus_ends(codes, positions) for run, positions in members.items()}
+    chunked = {run: _set_chunks(codes, positions) for run, positions in playing.items() if len(positions) > 4}
     return {run: chunks for run, chunks in chunked.items() if chunks}
+
+
+def _without_bonus_ends(codes: Sequence[str], positions: tuple[int, ...]) -> tuple[int, ...]:
+    """The positions less the tiles read as bonus tiles at either end (flowers laid touching a set)."""
+    bonus = [tile_kind(codes[i]) == "bonus" for i in positions]
+    start = next((k for k, is_bonus in enumerate(bonus) if not is_bonus), len(bonus))
+    end = len(bonus) - next((k for k, is_bonus in enumerate(reversed(bonus)) if not is_bonus), len(bonus))
+    return positions[start:end]
 
 
 def _set_chunks(codes: Sequence[str], positions: tuple[int, ...]) -> tuple[tuple[int, ...], ...] | None:
