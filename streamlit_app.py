@@ -198,9 +198,9 @@ def _rebuild_hand() -> None:
     made concealed still so), and the winning tile laid apart as fixed, unless another was picked."""
     codes = st.session_state["codes"]
     tiles = st.session_state["recognition"].tiles
-    runs = [(t.row, t.group) for t in tiles]
-    hand = load_vision().hand_text(codes, runs, [t.rotated for t in tiles])
-    winning = load_vision().laid_winner(codes, runs)  # the winning tile laid apart, as fixed
+    runs, vision = [(t.row, t.group) for t in tiles], load_vision()
+    hand = vision.hand_text(codes, runs, [t.rotated for t in tiles])
+    winning = vision.laid_winner(codes, runs)  # the winning tile laid apart, as fixed
     if st.session_state.get("win") == st.session_state.get("win_from_photo"):  # not picked by hand since
         st.session_state["win"] = winning
     st.session_state["win_from_photo"] = winning

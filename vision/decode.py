@@ -701,12 +701,12 @@ def hand_text(codes: Sequence[str], runs: Sequence[Hashable] | None = None,
     bonus = format_tiles(tile for tile in tiles if tile.is_bonus)
     sideways = rotated or [False] * len(codes)
     runs = runs or ()
-    winner = _with_winner(codes, runs)
-    touching = _touching_sets(codes, winner)
+    joined = _with_winner(codes, runs)  # the runs, a winning tile laid apart joined to the concealed tiles
+    touching = _touching_sets(codes, joined)
     apart = _meld_runs(codes, runs) + tuple(chunk for chunks in touching.values() for chunk in chunks)
     declared = tuple(meld for meld in apart if any(sideways[i] or codes[i] == "back" for i in meld))
     turned = any(sideways[i] for meld in apart for i in meld)
-    concealed_apart = _concealed_apart(codes, winner, touching, turned)
+    concealed_apart = _concealed_apart(codes, joined, touching, turned)
     choices = tuple(dict.fromkeys((apart if concealed_apart else declared, declared)))
     hand = _first_hand(_with_laid_melds, codes, choices)
     if hand is None:
