@@ -10,9 +10,9 @@ import pytest
 from vision.io import load
 from vision.backs import Place, backs_possible, end_caps, flat_share, lower_edge, stands_out
 from vision.facemask import _locally_white, _unlike_table, _unpatterned, face_mask, outer_ring
-from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _reading_order, _rows_of_a_size, _sized_alike, face_share,
-                            find_runs, leaning_seams, photo_tile_aspect, photo_tile_height, rectify, splits, strip,
-                            tile_pitch)
+from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _face_top, _reading_order, _rows_of_a_size,
+                            _sized_alike, face_share, find_runs, leaning_seams, photo_tile_aspect, photo_tile_height,
+                            rectify, splits, strip, tile_pitch)
 
 DATA = Path(__file__).parent / "data"
 
@@ -52,6 +52,15 @@ def test_the_table_shows_above_a_tile_lying_sideways():
     run = Run(((0, 0), (300, 0), (300, 64), (0, 64)), 0, 0)
     turned = Split(run, (0.0, 0.3, 0.7, 1.0), 0.0, lying=1, top=0.4).quads(1.0)[1]
     assert np.array(turned) == pytest.approx(np.array([(210, 25.6), (210, 64), (90, 64), (90, 25.6)]))
+
+
+def test_a_lying_tiles_face_begins_below_a_light_check_of_the_cloth_above_it():
+    """Above a claimed tile lying sideways on a gingham (3026043), one of the cloth's light squares is as
+    bright as a face in a third of the tile's columns: its face begins where the rows turn bright across it."""
+    strip = np.full((64, 90), 150, np.uint8)  # the cloth's squares of mixed colour
+    strip[:20, 30:60] = 235  # a light square
+    strip[26:] = 230  # the lying tile's face
+    assert _face_top(strip, slice(0, 90), 230.0) == pytest.approx(26 / 64)
 
 
 def _wide_faces(count: int = 8, width: int = 72) -> np.ndarray:

@@ -51,6 +51,8 @@ LONE_LYING = 0.9  # a run alone may be one lying tile where it is at most this s
 LONE_LYING_WIDTH = (1.1, 2.0)  # ... and this many times as wide as it is high (its face, side wall and shadow)
 FACE_ROW = 0.9  # a row of a lying tile is face where it is this bright (a share of the faces' level)
 TOP_SEARCH = 0.6  # ... looked for in this top share of the run
+FACE_ACROSS = 25  # ... at this percentile of its columns: bright across it (75 until session 58: a gingham's light
+# squares above a lying tile, bright in a third of its columns, passed for its face)
 STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
 GROUP_GAP = 0.1  # runs closer than this share of a tile's height belong to one group
 CONCEALED_RUN = 3.0  # a run at least this many times as long as high holds four standing tiles or more
@@ -875,8 +877,9 @@ def _step(grey_strip: np.ndarray, cuts: list[int], lying: int) -> float:
 
 def _face_top(grey_strip: np.ndarray, columns: slice, level: float) -> float | None:
     """The first row (a share of the strip's height, in its top TOP_SEARCH) where the columns turn as
-    bright as a face (FACE_ROW of the faces' ``level``): where a lying tile's face begins; None if none does."""
-    rows = _upper(grey_strip[:, columns].T, 75)
+    bright as a face (FACE_ROW of the faces' ``level``) across them (at their FACE_ACROSS percentile): where
+    a lying tile's face begins; None if none does."""
+    rows = _upper(grey_strip[:, columns].T, FACE_ACROSS)
     height = grey_strip.shape[0]
     bright = np.flatnonzero(rows[:round(TOP_SEARCH * height)] >= FACE_ROW * level)
     return float(bright[0]) / height if bright.size else None
