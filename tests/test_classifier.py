@@ -166,6 +166,9 @@ class _LeftEdgeReader:
         return [logits]
 
 
+SIDES = ((0.0, 0.0, 0.05, 0.0), (0.0, 0.0, 0.0, 0.05))  # 5% of a crop's width cut off at the left, then the right
+
+
 def test_a_doubtful_crop_is_read_again_shifted_and_a_sure_one_is_not() -> None:
     info = ModelInfo(CLASSES, (64, 48), (0.5,) * 3, (0.25,) * 3)
     doubtful = np.full((128, 96, 3), 200, np.uint8)
@@ -176,10 +179,40 @@ def test_a_doubtful_crop_is_read_again_shifted_and_a_sure_one_is_not() -> None:
     alone = classifier.probabilities([doubtful, sure])
     assert session.given == 2 and alone[0].max() < 0.7 and alone[1].max() > 0.99
     blank = np.full((128, 96, 3), 200, np.uint8)
-    assert classifier.probabilities([blank], ((0.05, 0.0), (0.0, 0.05)))[0].argmax() == CLASSES.index("none")
+    assert classifier.probabilities([blank], SIDES)[0].argmax() == CLASSES.index("none")
     assert session.given == 3  # likeliest no tile: not read again
-    shifted = classifier.probabilities([doubtful, sure], ((0.05, 0.0), (0.0, 0.05)))
+    shifted = classifier.probabilities([doubtful, sure], SIDES)
     assert session.given == 3 + 2 + 2  # the doubtful crop read again each way
     one = CLASSES.index("1m")
     assert np.isclose(shifted[0, one], (2 * alone[0, one] + 1) / 3, atol=0.01) and shifted[0].argmax() == one
     assert np.allclose(shifted[1], alone[1])
+
+
+class _TopRowReader:
+    """An onnxruntime stand-in for the face network: reads `1m` surely where a crop's top row is as
+    light as a face, else `1m` or `none` about equally."""
+
+    def run(self, _outputs, feed):
+        batch = feed["input"]
+        logits = np.zeros((len(batch), len(CLASSES)), np.float32)
+        logits[:, CLASSES.index("none")] = 3.9
+        logits[:, CLASSES.index("1m")] = np.where(batch[:, :, 0, :].mean(axis=(1, 2)) > 0, 10.0, 4.0)
+        return [logits]
+
+
+def test_a_doubtful_crop_is_read_again_without_the_table_along_its_top() -> None:
+    """A run's top edge a little above its faces (a gingham's light squares joined to them) leaves a band
+    of table at the top of each crop: the photo reader reads a doubtful crop again without it."""
+    from vision.pipeline import SHIFTS
+
+    crop = np.full((128, 96, 3), 200, np.uint8)
+    crop[:6] = (60, 90, 170)  # the cloth
+    classifier = TileClassifier(_TopRowReader(), ModelInfo(CLASSES, (64, 48), (0.5,) * 3, (0.25,) * 3))
+    alone = classifier.probabilities([crop])
+    assert alone[0].max() < 0.7
+    one = CLASSES.index("1m")
+    sure = classifier.probabilities([crop[8:]])[0, one]
+    assert sure > 0.99
+    shifted = classifier.probabilities([crop], SHIFTS)[0, one]
+    # read as it is, less 5% at the left and at the right (the cloth still along its top), and less its top
+    assert len(SHIFTS) == 3 and shifted == pytest.approx((3 * alone[0, one] + sure) / 4, abs=0.01)

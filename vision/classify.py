@@ -35,6 +35,7 @@ THREADS = 2
 TINT_PERCENTILE = 90  # a crop's bright pixels (the tile body) are at least this percentile per channel
 MAX_TINT_GAIN = 1.25  # white balance lifts a channel at most this much: tints go, coloured backs stay
 SHIFT_DOUBT = 0.7  # given shifts, a crop whose likeliest class (not `none`) is less probable than this is read again
+Cut = tuple[float, float, float, float]  # shares cut off a crop at its top, bottom, left and right (as `trimmed` takes them)
 
 
 class CropError(ValueError):
@@ -209,27 +210,27 @@ class TileClassifier:
         """The corner-index reader the classifier moves its probabilities by (None: faces alone)."""
         return self._index
 
-    def probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
+    def probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[Cut] = ()) -> np.ndarray:
         """(N, C) softmax probabilities, columns in `self.classes` order: `face_probabilities` moved
         by the printed corner indices the index reader reads (`vision.index.with_index`)."""
         probabilities = self.face_probabilities(crops, shifts)
         return self._index.applied(probabilities, crops, self.classes) if self._index else probabilities
 
-    def face_probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[tuple[float, float]] = ()) -> np.ndarray:
+    def face_probabilities(self, crops: Sequence[np.ndarray], shifts: Sequence[Cut] = ()) -> np.ndarray:
         """(N, C) the face network's softmax probabilities, columns in `self.classes` order, `reshifted`."""
         if len(crops) == 0:
             return np.zeros((0, len(self.classes)), dtype=np.float32)
         return self.reshifted(self._faces(crops), crops, shifts)
 
     def reshifted(self, probabilities: np.ndarray, crops: Sequence[np.ndarray],
-                  shifts: Sequence[tuple[float, float]]) -> np.ndarray:
+                  shifts: Sequence[Cut]) -> np.ndarray:
         """The crops' face probabilities, each `doubtful` one's averaged with the crop read again cut by
-        each of `shifts` (shares of the width cut off at the left and at the right): a tile cut a little
-        off its seams, as a photo's may be, can read one way and not another."""
+        each of `shifts` (each a `Cut`): a tile cut a little off its seams, or with a little of the table
+        above it, as a photo's may be, can read one way and not another."""
         doubtful = np.flatnonzero(self.doubtful(probabilities)) if shifts else []
         if not len(doubtful):
             return probabilities
-        reads = self._faces([trimmed(crops[i], left=left, right=right) for left, right in shifts for i in doubtful])
+        reads = self._faces([trimmed(crops[i], *cut) for cut in shifts for i in doubtful])
         probabilities = probabilities.copy()
         probabilities[doubtful] = (probabilities[doubtful] + reads.reshape(len(shifts), len(doubtful), -1).sum(axis=0)
                                    ) / (1 + len(shifts))

@@ -41,7 +41,9 @@ MISFIT_WEIGHT = 1.0  # log-probability a split gives up per unit of its tiles' `
 INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that lie inside the run and read
 # as no tile (between touching tiles there is no gap: such a crop straddles two tiles, as when a tile lying
 # sideways is cut as standing ones)
-SHIFTS = ((0.05, 0.0), (0.0, 0.05))  # shares of a doubtful crop's width cut off (left, right) to read it again
+SHIFTS = ((0.0, 0.0, 0.05, 0.0), (0.0, 0.0, 0.0, 0.05), (0.08, 0.0, 0.0, 0.0))  # `classify.Cut`s: a doubtful crop is
+# read again less 5% of its width at the left, then at the right, and less 8% of its height at the top (since session
+# 58: a run's top edge a little above its faces, as a patterned cloth's light squares or glare make it)
 RECOUNT = 1.0  # a run's split of another tile count is tried when at most this much less likely (log) than its best
 RECOUNTS = 6  # ... and at most this many such splits are tried, when the tiles as read show no complete hand
 NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only when `none` is this sure (a tile of a
