@@ -10,7 +10,7 @@ import pytest
 from vision.io import load
 from vision.backs import Place, backs_possible, end_caps, flat_share, lower_edge, stands_out
 from vision.facemask import _locally_white, _unlike_table, _unpatterned, face_mask, outer_ring
-from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _face_top, _reading_order, _rows_of_a_size,
+from vision.segment import (FACE_SIZE, LONE_WIDEST, Run, Split, _face_top, _reading_order, _rows_of_a_size, _step,
                             _sized_alike, face_share, find_runs, leaning_seams, photo_tile_aspect, photo_tile_height,
                             rectify, splits, strip, tile_pitch)
 
@@ -61,6 +61,17 @@ def test_a_lying_tiles_face_begins_below_a_light_check_of_the_cloth_above_it():
     strip[:20, 30:60] = 235  # a light square
     strip[26:] = 230  # the lying tile's face
     assert _face_top(strip, slice(0, 90), 230.0) == pytest.approx(26 / 64)
+
+
+def test_the_cloth_above_a_lying_tile_shows_though_a_light_check_lies_along_its_top():
+    """The band above a claimed tile lying sideways (a standing tile's width less its own height) is table
+    where the band above the standing tiles is face; on a gingham a light square may fill its upper rows."""
+    from vision.pipeline import STEP_CLEAR
+
+    strip = np.full((64, 160), 230, np.uint8)  # standing faces 48 wide, a lying one 64 wide between them
+    strip[:26, 48:112] = 150  # the cloth's squares of mixed colour above the lying tile
+    strip[:6, 48:112] = 235  # a light square along the top
+    assert _step(strip, [0, 48, 112, 160], 1) / 230 > STEP_CLEAR
 
 
 def _wide_faces(count: int = 8, width: int = 72) -> np.ndarray:

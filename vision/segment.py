@@ -54,6 +54,8 @@ TOP_SEARCH = 0.6  # ... looked for in this top share of the run
 FACE_ACROSS = 25  # ... at this percentile of its columns: bright across it (75 until session 58: a gingham's light
 # squares above a lying tile, bright in a third of its columns, passed for its face)
 STEP_BAND = 0.8  # of the height above a lying tile's face, this top share is looked at for the table
+STEP_SHARE = 50  # ... at this percentile of its rows per column (75 until session 58: a gingham's light squares in
+# the upper third of the band passed for the faces of standing tiles)
 GROUP_GAP = 0.1  # runs closer than this share of a tile's height belong to one group
 CONCEALED_RUN = 3.0  # a run at least this many times as long as high holds four standing tiles or more
 SEAM_PERCENTILE = 97  # a seam column is dark even at its brighter pixels
@@ -870,7 +872,7 @@ def _step(grey_strip: np.ndarray, cuts: list[int], lying: int) -> float:
         return 0.0
     height = grey_strip.shape[0]
     pitch = float(np.mean([cuts[k + 1] - cuts[k] for k in standing]))
-    band = _upper(grey_strip[:max(1, round(STEP_BAND * (height - pitch)))], 75)
+    band = _upper(grey_strip[:max(1, round(STEP_BAND * (height - pitch)))], STEP_SHARE)
     over = np.concatenate([band[_inner(cuts[k], cuts[k + 1])] for k in standing])
     return float(np.median(over) - np.median(band[_inner(cuts[lying], cuts[lying + 1])]))
 
