@@ -561,7 +561,7 @@ def seam_profile(grey_strip: np.ndarray) -> np.ndarray:
     height = grey_strip.shape[0]
     body = grey_strip[round(0.03 * height):round(0.97 * height)]
     face = _face_level(body)
-    darkness = np.clip((face - _upper(body, SEAM_PERCENTILE)) / face, 0, 1)
+    darkness = np.clip((face - _column_percentile(body, SEAM_PERCENTILE)) / face, 0, 1)
     profile = np.convolve(darkness, np.ones(3) / 3, mode="same").astype(np.float32)[None, :]
     narrow = cv2.getStructuringElement(cv2.MORPH_RECT, (SEAM_WIDTH, 1))
     return cv2.morphologyEx(profile, cv2.MORPH_TOPHAT, narrow, borderType=cv2.BORDER_REPLICATE)[0]
@@ -611,10 +611,10 @@ def _sheared(grey_strip: np.ndarray, lean: float) -> np.ndarray:
 
 def _face_level(grey: np.ndarray) -> float:
     """The faces' brightness in a grey strip: its 90th percentile (every other pixel), at least 1."""
-    return max(float(_upper(grey[::2, ::2].reshape(-1, 1), 90)[0]), 1.0)
+    return max(float(_column_percentile(grey[::2, ::2].reshape(-1, 1), 90)[0]), 1.0)
 
 
-def _upper(values: np.ndarray, percentile: float) -> np.ndarray:
+def _column_percentile(values: np.ndarray, percentile: float) -> np.ndarray:
     """Per column, the value at about ``percentile`` (a partial sort: cheaper than np.percentile)."""
     k = min(len(values) - 1, round(percentile / 100 * (len(values) - 1)))
     return np.partition(values, k, axis=0)[k].astype(np.float32)
@@ -766,7 +766,7 @@ def face_share(grey_strip: np.ndarray) -> float:
     """Where the faces end in a straightened run: the first row in its lower part dark across the
     run (the edge between face and side wall), as a share of the height; 1.0 when there is none."""
     height = grey_strip.shape[0]
-    rows = _upper(grey_strip.T, 75)  # ink leaves most of a row blank; the face's lower edge does not
+    rows = _column_percentile(grey_strip.T, 75)  # ink leaves most of a row blank; the face's lower edge does not
     face = float(np.median(rows[round(0.2 * height):round(0.6 * height)]))
     reach = max(1, round(WALL_LOOK * height))
     for row in range(round(WALL_ROWS[0] * height), round(WALL_ROWS[1] * height)):
@@ -872,7 +872,7 @@ def _step(grey_strip: np.ndarray, cuts: list[int], lying: int) -> float:
         return 0.0
     height = grey_strip.shape[0]
     pitch = float(np.mean([cuts[k + 1] - cuts[k] for k in standing]))
-    band = _upper(grey_strip[:max(1, round(STEP_BAND * (height - pitch)))], STEP_SHARE)
+    band = _column_percentile(grey_strip[:max(1, round(STEP_BAND * (height - pitch)))], STEP_SHARE)
     over = np.concatenate([band[_inner(cuts[k], cuts[k + 1])] for k in standing])
     return float(np.median(over) - np.median(band[_inner(cuts[lying], cuts[lying + 1])]))
 
@@ -881,7 +881,7 @@ def _face_top(grey_strip: np.ndarray, columns: slice, level: float) -> float | N
     """The first row (a share of the strip's height, in its top TOP_SEARCH) where the columns turn as
     bright as a face (FACE_ROW of the faces' ``level``) across them (at their FACE_ACROSS percentile): where
     a lying tile's face begins; None if none does."""
-    rows = _upper(grey_strip[:, columns].T, FACE_ACROSS)
+    rows = _column_percentile(grey_strip[:, columns].T, FACE_ACROSS)
     height = grey_strip.shape[0]
     bright = np.flatnonzero(rows[:round(TOP_SEARCH * height)] >= FACE_ROW * level)
     return float(bright[0]) / height if bright.size else None
