@@ -131,6 +131,15 @@ def test_a_speck_far_lower_than_the_tiles_is_not_a_run():
     assert _sized_alike([speck]) == [speck]
 
 
+def test_a_patch_far_taller_than_the_tiles_is_not_a_run():
+    """Glare on a checked cloth, as white as the faces, makes a blob 1.6-1.9 times as high as the
+    hand's row (development scenes 7026177 and 8026205): no tile of the photo is so much taller."""
+    row = ((0.0, 0.0), (330.0, 0.0), (330.0, 42.0), (0.0, 42.0))
+    glare = ((400.0, 0.0), (497.0, 0.0), (497.0, 69.0), (400.0, 69.0))
+    nearer = ((400.0, 0.0), (450.0, 0.0), (450.0, 60.0), (400.0, 60.0))  # a lone tile nearer the camera
+    assert _sized_alike([row, glare, nearer]) == [row, nearer]
+
+
 def test_a_small_tile_laid_apart_alone_is_a_run():
     """A hand photographed from afar on felt: tiles 25 pixels high in the reduced image, and a flower
     laid apart on its own covers barely a six-hundredth of the image."""

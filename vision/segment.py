@@ -35,6 +35,8 @@ CLOTH_GAP = (0.6, 0.2)  # a run on such a cloth is cut where columns (of its mid
 LOW_ROWS = 0.65  # a blob cut into rows, one lower than this share of the photo's tile height, ...
 ONE_ROW = 1.3  # ... is one tile (kept whole) where the blob is at most this share of that height
 RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's height (a photo's tiles are of a size)
+RUN_TALLEST = 1.6  # ... and at most this share of it (a patch of glare on a checked cloth, as white as the faces, is
+# no run: the tiles of a photo, near and far, are not so unlike)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading), or than the face in the
@@ -285,10 +287,11 @@ def _outline(contour: np.ndarray, rectangle: Quad) -> Quad:
 
 
 def _sized_alike(boxes: list[Quad]) -> list[Quad]:
-    """The boxes at least RUN_HEIGHT_SHARE as high as the longest one (the tiles of one photo are
-    of a size; a lone speck of cloth or glint the size of a tile corner is not a tile)."""
+    """The boxes at least RUN_HEIGHT_SHARE and at most RUN_TALLEST as high as the longest one (the
+    tiles of one photo are of a size; a lone speck of cloth or glint the size of a tile corner is not a
+    tile, nor is a patch of glare on a checked cloth twice a tile's height)."""
     height = photo_tile_height(boxes)
-    return [box for box in boxes if Run(box, 0, 0).height >= RUN_HEIGHT_SHARE * height]
+    return [box for box in boxes if RUN_HEIGHT_SHARE * height <= Run(box, 0, 0).height <= RUN_TALLEST * height]
 
 
 def photo_tile_height(boxes: list[Quad]) -> float:
