@@ -131,6 +131,18 @@ def test_a_speck_far_lower_than_the_tiles_is_not_a_run():
     assert _sized_alike([speck]) == [speck]
 
 
+def test_two_wide_faces_may_have_one_lying_sideways():
+    """A claimed set laid with a gap beside its lying tile: that tile touches one neighbour, a run of
+    two (development scenes 3026036, 5026026: read as three tiles, or two and a half)."""
+    strip = _wide_faces(count=2, width=80)[:, :159]  # as long as one face 68 wide and one lying (91 wide)
+    strip[:13, 70:] = 60  # the table above the lying tile, as high as the standing one is wide
+    run = Run(((0, 0), (159, 0), (159, 64), (0, 64)), 0, 0)
+    assert any(split.count == 2 and split.lying == 1 for split in splits(strip, run))
+    assert any(split.count == 2 and split.lying == 0 for split in splits(strip[:, ::-1].copy(), run))
+    assert not any(split.count == 2 and split.lying is not None  # two standing: no table above either
+                   for split in splits(_wide_faces(count=2, width=80)[:, :159], run))
+
+
 def test_a_patch_far_taller_than_the_tiles_is_not_a_run():
     """Glare on a checked cloth, as white as the faces, makes a blob 1.6-1.9 times as high as the
     hand's row (development scenes 7026177 and 8026205): no tile of the photo is so much taller."""

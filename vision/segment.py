@@ -48,7 +48,10 @@ TAPER_LEAST = 0.05  # ... row seen from its side): where its halves repeat at le
 TAPER_MOST = 0.2  # ... its tiles are cut narrowing by that much end to end, by this much at most
 LYING_ASPECT = 0.75  # a tile lying sideways in a row is 1/LYING_ASPECT times as wide as a standing one
 LYING_SPREAD = 0.12  # a lying tile's width, from its lower face and its side wall, varies this much more
-LYING_SETS = (1, 3, 4)  # runs of these many tiles may have one lying sideways
+LYING_SETS = (1, 2, 3, 4)  # runs of these many tiles may have one lying sideways (2: a claimed set laid with a gap
+# beside its lying tile, which touches one neighbour only; since session 59)
+PAIR_STEP = 0.05  # ... a run of two only where the table shows this much above its lying tile (`Split.step`): two
+# standing tiles laid apart (flowers) are about as long as one standing and one lying
 LONE_LYING = 0.9  # a run alone may be one lying tile where it is at most this share of the photo's tile height
 LONE_LYING_WIDTH = (1.1, 2.0)  # ... and this many times as wide as it is high (its face, side wall and shadow)
 FACE_ROW = 0.9  # a row of a lying tile is face where it is this bright (a share of the faces' level)
@@ -837,12 +840,13 @@ def _seam_score(profile: np.ndarray, cuts: list[int], pitch: float) -> float:
 
 def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray,
                   tile_height: float | None) -> tuple[Split, ...]:
-    """For a run as long as a set (3 or 4 tiles), each way of having one of its tiles lie sideways
-    (the claimed tile of an exposed set): that tile is 1/LYING_ASPECT times as wide as the others;
-    and a lone tile wider than tall, lying, unless the run is more than LONE_LYING of the photo's tile
-    height (a lying tile's face is as high as a standing one is wide: so high a run is two standing
-    tiles). Cuts are pulled onto seams as in `_split`; each reading says whether the table shows above
-    its lying tile (`step`) and where that tile's face begins (`top`)."""
+    """For a run as long as a set (3 or 4 tiles) or part of one (2, where the table shows PAIR_STEP above
+    the lying tile), each way of having one of its tiles lie sideways (the claimed tile of an exposed
+    set): that tile is 1/LYING_ASPECT times as wide as the others; and a lone tile wider than tall,
+    lying, unless the run is more than LONE_LYING of the photo's tile height (a lying tile's face is as
+    high as a standing one is wide: so high a run is two standing tiles). Cuts are pulled onto seams as
+    in `_split`; each reading says whether the table shows above its lying tile (`step`) and where that
+    tile's face begins (`top`)."""
     width, level = len(profile), _face_level(grey_strip)
     high = tile_height is not None and run.height > LONE_LYING * tile_height
     found = []
@@ -854,9 +858,10 @@ def _lying_splits(run: Run, profile: np.ndarray, grey_strip: np.ndarray,
         for lying in range(count):
             cuts = _best_cuts(profile, [_widths(pitch / LYING_ASPECT, LYING_SPREAD) if k == lying
                                         else _widths(pitch, CUT_SPREAD) for k in range(count)])
-            found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying,
-                               _step(grey_strip, cuts, lying) / level,
-                               _face_top(grey_strip, _inner(cuts[lying], cuts[lying + 1]), level)))
+            step = _step(grey_strip, cuts, lying) / level
+            if count != 2 or step >= PAIR_STEP:
+                found.append(Split(run, tuple(cut / width for cut in cuts), _seam_score(profile, cuts, pitch), lying,
+                                   step, _face_top(grey_strip, _inner(cuts[lying], cuts[lying + 1]), level)))
     return tuple(found)
 
 
