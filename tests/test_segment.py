@@ -882,3 +882,16 @@ def test_the_rows_of_a_grid_seen_at_an_angle_are_found_along_its_outline(shared_
     photo = load(shared_datasets / "real-photos" / "raw-images" / "6-1.png").pixels
     small, _ = load(_tilted(photo, 0.15)).reduced()
     assert [(run.row, splits(small, run)[0].count) for run in find_runs(small)] == [(row, 9) for row in range(4)]
+
+
+def test_bare_cloth_lit_brighter_than_the_photos_edges_is_no_place_for_a_back():
+    """Light falling off towards the edges leaves a flat patch of cloth beside a run unlike the photo's
+    outer ring (development sets 9026010, 9026116: a back read after a row); the cloth just above that
+    patch is as it is, while a face-down tile differs from it."""
+    y, x = np.mgrid[0:300, 0:500]
+    light = 1.25 - 0.9 * (((x - 250) / 250) ** 2 + ((y - 150) / 150) ** 2) / 2  # 1.25 at the middle, 0.35 at corners
+    image = np.clip(np.full((300, 500, 3), (40, 110, 120), float) * light[..., None], 0, 255).astype(np.uint8)
+    image[110:190, 130:370] = (238, 232, 210)  # four faces
+    image[110:190, 70:130] = (80, 40, 110)  # a purple face-down tile before them
+    run = Run(((130, 110), (370, 110), (370, 190), (130, 190)), 0, 0)
+    assert backs_possible(image, [end_caps(run)]) == ((Place.BACK, Place.BARE),)

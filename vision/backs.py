@@ -26,6 +26,8 @@ EDGE_ROWS = 3  # ... most) below that share, with the place's level again beneat
 FLAT_LEVELS = 25  # 0-255 per channel: a face-down tile's pixels are this close to their median colour
 FLAT_MARGINS = (0.08, 0.15)  # shares of a crop left out when judging its flatness: top and sides, bottom (side wall)
 FLAT_SHARE = 0.8  # ... and a face-down tile is flat over this share of the rest, at least
+ABOVE_SHARE = 0.4  # a flat place (`_flat_place`) beside a run differs from the table in a band this share of its
+# height just above it (`_unlike_above`), at least CAP_CONTRAST, for a face-down tile to stand there
 FLAT_SAMPLE = (24, 32)  # width, height a place beside a run is sampled at to judge its flatness
 def _unlike_share(image: np.ndarray, quad: Quad, table: tuple[list, float]) -> float:
     """The share of a quad's pixels (sampled 8x8) unlike the table (`table`: from `table_colours`)."""
@@ -51,12 +53,13 @@ class Place(Enum):
 def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tuple[tuple[Place, Place], ...]:
     """For each run's two end caps, whether a face-down tile may stand there (BACK): the cap
     `stands_out`, or is one flat colour unlike the photo's outer ring (a back wider than the cap, or
-    its shadow, leaves little table beyond it), or shows a tile's `lower_edge` (a back the table's
-    colour), and at least CAP_UNLIKE of it is unlike every colour
-    of the table; SHADE where only the first holds (beside a run on a plaid, a dark square differs
-    from the light one beyond it, yet is table)."""
+    its shadow, leaves little table beyond it) and the table just above it (`_unlike_above`), or shows
+    a tile's `lower_edge` (a back the table's colour), and at least CAP_UNLIKE of it is unlike every
+    colour of the table; SHADE where only the first holds (beside a run on a plaid, a dark square
+    differs from the light one beyond it, yet is table)."""
     edge = np.median(outer_ring(image)[::7], axis=0)
-    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) or lower_edge(image, cap) for cap in pair)
+    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) and _unlike_above(image, cap)
+                        or lower_edge(image, cap) for cap in pair)
                   for pair in caps]
     if not any(flag for pair in candidates for flag in pair):
         return tuple((Place.BARE, Place.BARE) for _ in caps)
@@ -118,6 +121,17 @@ def _flat_place(image: np.ndarray, cap: Split, edge: np.ndarray) -> bool:
     if float(np.abs(place.reshape(-1, 3).mean(axis=0) - edge).max()) < CAP_CONTRAST:
         return False
     return flat_share(place) >= FLAT_SHARE
+
+
+def _unlike_above(image: np.ndarray, cap: Split) -> bool:
+    """Whether an end cap differs in colour (CAP_CONTRAST) from the table in a band ABOVE_SHARE of its
+    height just above it (beyond the run's top edge): a face-down tile does; bare cloth, lit brighter
+    than the photo's edges (so unlike its outer ring, and flat), does not."""
+    quad = np.float32(cap.quads(1.0)[0])
+    top_left, top_right, bottom_right, bottom_left = quad
+    rise = ABOVE_SHARE * ((top_left - bottom_left) + (top_right - bottom_right)) / 2
+    above = np.float32([top_left + rise, top_right + rise, top_right, top_left])
+    return float(np.abs(_mean_colour(image, quad) - _mean_colour(image, above)).max()) >= CAP_CONTRAST
 
 
 def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:
