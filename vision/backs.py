@@ -58,7 +58,7 @@ def backs_possible(image: np.ndarray, caps: Sequence[tuple[Split, Split]]) -> tu
     colour of the table; SHADE where only the first holds (beside a run on a plaid, a dark square
     differs from the light one beyond it, yet is table)."""
     edge = np.median(outer_ring(image)[::7], axis=0)
-    candidates = [tuple(stands_out(image, cap) or _flat_place(image, cap, edge) and _unlike_above(image, cap)
+    candidates = [tuple(stands_out(image, cap) or (_flat_place(image, cap, edge) and _unlike_above(image, cap))
                         or lower_edge(image, cap) for cap in pair)
                   for pair in caps]
     if not any(flag for pair in candidates for flag in pair):
