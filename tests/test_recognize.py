@@ -589,6 +589,8 @@ def test_a_reading_that_is_no_hand_keeps_its_end_crops_or_takes_another_tile_cou
     short = scored(-0.2, *sure[:3], *sure[4:])  # two tiles cut as one: 13 tiles, no hand
     assert read(short, scored(-0.2 - RECOUNT / 2, *sure)) == hand
     assert len(read(short, scored(-0.2 - 2 * RECOUNT, *sure))) == 13  # the other count is too unlikely
+    assert len(read(short, scored(-0.2 - 0.8, *sure))) == 13  # each tile 0.8 less likely (log): a set's row read
+    # surely as nine tiles, cut as eight, completed a hand by chance (`--sets` 9026133; RECOUNT 1.0 until session 59)
     cut = {"none": 0.6, hand[-1]: 0.35}  # an end crop that may be cut too wide
     assert read(scored(-0.2, *sure[:-1], cut)) == hand  # dropped, 13 tiles are no hand: kept
     assert read(scored(-0.2, *sure, cut)) == hand  # dropped: the rest is a hand

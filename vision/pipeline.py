@@ -44,7 +44,8 @@ INNER_NONE = 4.0  # log-probability a split gives up per share of its crops that
 SHIFTS = ((0.0, 0.0, 0.05, 0.0), (0.0, 0.0, 0.0, 0.05), (0.08, 0.0, 0.0, 0.0))  # `classify.Cut`s: a doubtful crop is
 # read again less 5% of its width at the left, then at the right, and less 8% of its height at the top (since session
 # 58: a run's top edge a little above its faces, as a patterned cloth's light squares or glare make it)
-RECOUNT = 1.0  # a run's split of another tile count is tried when at most this much less likely (log) than its best
+RECOUNT = 0.5  # a run's split of another tile count is tried when at most this much less likely (log) than its best
+# (1.0 until session 59: a set's row read surely as nine tiles, cut as eight, completed a hand by chance)
 RECOUNTS = 6  # ... and at most this many such splits are tried, when the tiles as read show no complete hand
 NONE_ALONE = 0.8  # a tile alone, or inside a run, is dropped as no tile only when `none` is this sure (a tile of a
 # set the classifier knows badly, such as a flower set apart, is kept, marked doubtful, for the user to check)
