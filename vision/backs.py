@@ -77,8 +77,7 @@ def stands_out(image: np.ndarray, cap: Split) -> bool:
     """Whether an end cap differs in colour from the table just beyond it (a back would; bare table would not)."""
     a, b = cap.cuts
     beyond = Split(cap.run, (b, 2 * b - a) if a >= 1.0 else (2 * a - b, a), 0.0)
-    means = [_mean_colour(image, split.quads(1.0)[0]) for split in (cap, beyond)]
-    return float(np.abs(means[0] - means[1]).max()) >= CAP_CONTRAST
+    return _contrasting(image, cap.quads(1.0)[0], beyond.quads(1.0)[0])
 
 
 def lower_edge(image: np.ndarray, cap: Split) -> bool:
@@ -130,8 +129,12 @@ def _unlike_above(image: np.ndarray, cap: Split) -> bool:
     quad = np.float32(cap.quads(1.0)[0])
     top_left, top_right, bottom_right, bottom_left = quad
     rise = ABOVE_SHARE * ((top_left - bottom_left) + (top_right - bottom_right)) / 2
-    above = np.float32([top_left + rise, top_right + rise, top_right, top_left])
-    return float(np.abs(_mean_colour(image, quad) - _mean_colour(image, above)).max()) >= CAP_CONTRAST
+    return _contrasting(image, quad, np.float32([top_left + rise, top_right + rise, top_right, top_left]))
+
+
+def _contrasting(image: np.ndarray, quad: Quad, other: Quad) -> bool:
+    """Whether two quads' mean colours differ by CAP_CONTRAST at least in some channel."""
+    return float(np.abs(_mean_colour(image, quad) - _mean_colour(image, other)).max()) >= CAP_CONTRAST
 
 
 def _mean_colour(image: np.ndarray, quad: Quad) -> np.ndarray:
