@@ -143,6 +143,22 @@ def test_two_wide_faces_may_have_one_lying_sideways():
                    for split in splits(_wide_faces(count=2, width=80)[:, :159], run))
 
 
+def test_a_standing_tile_beside_a_lying_one_keeps_its_height():
+    """A claimed set laid with a gap: its standing tile touching its lying one, whose face is lower.
+    The blob covers less than half the run's length above the lying face, and the run was cut down to
+    it: read as three tiles there, two of them halves (development scenes 3026228, 6026115)."""
+    felt = _felt_with_a_row()
+    cv2.rectangle(felt, (480, 200), (527, 264), (238, 236, 230), -1)  # standing, 47 wide and 64 high
+    cv2.circle(felt, (504, 232), 12, (30, 30, 30), 3)
+    cv2.rectangle(felt, (529, 217), (593, 264), (238, 236, 230), -1)  # lying, its face 47 high
+    cv2.circle(felt, (561, 240), 12, (30, 30, 30), 3)
+    runs = find_runs(felt)
+    assert runs[1].height == pytest.approx(64, abs=3)
+    assert (2, 1) in [(split.count, split.lying) for split in splits(felt, runs[1], photo_tile_height([runs[0].corners]))]
+    felt[200:217, 480:528] = (40, 110, 60)  # both lying as low: one height
+    assert find_runs(felt)[1].height == pytest.approx(47, abs=3)
+
+
 def test_a_patch_far_taller_than_the_tiles_is_not_a_run():
     """Glare on a checked cloth, as white as the faces, makes a blob 1.6-1.9 times as high as the
     hand's row (development scenes 7026177 and 8026205): no tile of the photo is so much taller."""

@@ -38,6 +38,12 @@ RUN_HEIGHT_SHARE = 0.4  # a run is at least this share of the longest run's heig
 RUN_TALLEST = 1.6  # ... and at most this share of it (a patch of glare on a checked cloth, as white as the faces, is
 # no run: the tiles of a photo, near and far, are not so unlike)
 TRIM_COVER = 0.5  # a run's box keeps the rows (along its length) that its blob covers this much
+RISEN_ROWS = (0.15, 0.6, 0.6)  # ... and a standing tile rising above the rest at one end (`_risen`): rows above
+# them, this share of their height at least, this share of the rows above them at least, rising this share of
+# their height at most (a standing tile beside a lying one rises a third of the lying face's height),
+RISEN_WIDTH = (0.25, 0.6)  # ... each holding one stretch of the blob from that end, this share of the run's length,
+RISEN_STEADY = 0.3  # ... steady within this share of it (10th to 90th percentile), and at most RISEN_END elsewhere
+RISEN_END = 0.08  # ... (this share of the run's length; a run's end: half of it)
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading), or than the face in the
 WALL_LOOK = 0.15  # ... height above it where that is darker (a shadow or light falling off across the faces)
@@ -325,7 +331,29 @@ def _trimmed(mask: np.ndarray, box: Quad) -> Quad:
     covered = np.flatnonzero((inside > 0).mean(axis=1) >= TRIM_COVER)
     if covered.size == 0:
         return box
-    return _band(box, covered[0] / height, (covered[-1] + 1) / height)
+    top, bottom = int(covered[0]), int(covered[-1]) + 1
+    return _band(box, _risen(inside[:top] > 0, bottom - top) / height, bottom / height)
+
+
+def _risen(above: np.ndarray, height: int) -> int:
+    """The first of the rows ``above`` a run ``height`` rows high (its blob's mask) where a standing tile
+    rises above the rest at one end (a claimed set laid with a gap: the tile beside its lying one, which
+    is lower), as RISEN_ROWS, RISEN_WIDTH, RISEN_STEADY and RISEN_END say; else the row below them all."""
+    width = above.shape[1]
+    end = max(2, round(RISEN_END * width / 2))
+    if not len(above):
+        return 0
+    closed = cv2.morphologyEx(above.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, max(3, width // 8)), np.uint8))
+    for rows in (closed > 0, closed[:, ::-1] > 0):  # from either end, the ink inside a face closed over
+        stretch = np.where(rows.all(axis=1), width, np.argmin(rows, axis=1))  # each row's first stretch
+        alone = np.flatnonzero((stretch >= end) & (rows.sum(axis=1) - stretch <= 2 * end))
+        rise = len(rows) - alone[0] if alone.size else 0
+        if alone.size < max(RISEN_ROWS[0] * height, RISEN_ROWS[1] * len(rows)) or rise > RISEN_ROWS[2] * height:
+            continue
+        low, middle, high = np.percentile(stretch[alone], (10, 50, 90))
+        if high - low <= RISEN_STEADY * middle and RISEN_WIDTH[0] <= middle / width <= RISEN_WIDTH[1]:
+            return int(alone[0])
+    return len(above)
 
 
 def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
