@@ -155,7 +155,7 @@ def test_a_standing_tile_beside_a_lying_one_keeps_its_height():
     runs = find_runs(felt)
     assert runs[1].height == pytest.approx(64, abs=3)
     assert (2, 1) in [(split.count, split.lying) for split in splits(felt, runs[1], photo_tile_height([runs[0].corners]))]
-    felt[200:217, 480:528] = (40, 110, 60)  # both lying as low: one height
+    felt[200:217, 480:528] = (40, 110, 60)  # the standing face as low as the lying one: no tile rises
     assert find_runs(felt)[1].height == pytest.approx(47, abs=3)
 
 

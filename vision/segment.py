@@ -44,6 +44,7 @@ RISEN_ROWS = (0.15, 0.6, 0.6)  # ... and a standing tile rising above the rest a
 RISEN_WIDTH = (0.25, 0.6)  # ... each holding one stretch of the blob from that end, this share of the run's length,
 RISEN_STEADY = 0.3  # ... steady within this share of it (10th to 90th percentile), and at most RISEN_END elsewhere
 RISEN_END = 0.08  # ... (this share of the run's length; a run's end: half of it)
+RISEN_INK = 1 / 8  # ... the gaps ink leaves in the blob across a face, up to this share of the run's length, closed
 WALL_ROWS = (0.75, 0.95)  # a side wall below the faces begins between these shares of a run's height
 WALL_DARK = 0.8  # at a row this much darker than the face (the lower edge's shading), or than the face in the
 WALL_LOOK = 0.15  # ... height above it where that is darker (a shadow or light falling off across the faces)
@@ -322,7 +323,8 @@ def _corners(rect) -> Quad:
 
 def _trimmed(mask: np.ndarray, box: Quad) -> Quad:
     """The box without its top and bottom edges where the blob covers less than TRIM_COVER of the
-    length (bright table specks or glare touching a run make its bounding box too tall)."""
+    length (bright table specks or glare touching a run make its bounding box too tall), but for a
+    standing tile rising above the rest at one end (`_risen`)."""
     run = Run(box, 0, 0)
     height = max(8, round(run.height))
     width = max(8, round(run.length))
@@ -343,8 +345,9 @@ def _risen(above: np.ndarray, height: int) -> int:
     end = max(2, round(RISEN_END * width / 2))
     if not len(above):
         return 0
-    closed = cv2.morphologyEx(above.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((1, max(3, width // 8)), np.uint8))
-    for rows in (closed > 0, closed[:, ::-1] > 0):  # from either end, the ink inside a face closed over
+    ink = np.ones((1, max(3, int(RISEN_INK * width))), np.uint8)
+    closed = cv2.morphologyEx(above.astype(np.uint8), cv2.MORPH_CLOSE, ink)
+    for rows in (closed > 0, closed[:, ::-1] > 0):  # from either end
         stretch = np.where(rows.all(axis=1), width, np.argmin(rows, axis=1))  # each row's first stretch
         alone = np.flatnonzero((stretch >= end) & (rows.sum(axis=1) - stretch <= 2 * end))
         rise = len(rows) - alone[0] if alone.size else 0
