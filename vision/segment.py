@@ -334,24 +334,25 @@ def _trimmed(mask: np.ndarray, box: Quad) -> Quad:
     if covered.size == 0:
         return box
     top, bottom = int(covered[0]), int(covered[-1]) + 1
-    return _band(box, _risen(inside[:top] > 0, bottom - top) / height, bottom / height)
+    return _band(box, _risen(inside[:top], bottom - top) / height, bottom / height)
 
 
 def _risen(above: np.ndarray, height: int) -> int:
     """The first of the rows ``above`` a run ``height`` rows high (its blob's mask) where a standing tile
     rises above the rest at one end (a claimed set laid with a gap: the tile beside its lying one, which
     is lower), as RISEN_ROWS, RISEN_WIDTH, RISEN_STEADY and RISEN_END say; else the row below them all."""
-    width = above.shape[1]
-    end = max(2, round(RISEN_END * width / 2))
     if not len(above):
         return 0
+    width = above.shape[1]
+    end = max(2, round(RISEN_END * width / 2))
     ink = np.ones((1, max(3, int(RISEN_INK * width))), np.uint8)
-    closed = cv2.morphologyEx(above.astype(np.uint8), cv2.MORPH_CLOSE, ink)
-    for rows in (closed > 0, closed[:, ::-1] > 0):  # from either end
+    filled = cv2.morphologyEx(above, cv2.MORPH_CLOSE, ink) > 0
+    for rows in (filled, filled[:, ::-1]):  # from either end
         stretch = np.where(rows.all(axis=1), width, np.argmin(rows, axis=1))  # each row's first stretch
         alone = np.flatnonzero((stretch >= end) & (rows.sum(axis=1) - stretch <= 2 * end))
-        rise = len(rows) - alone[0] if alone.size else 0
-        if alone.size < max(RISEN_ROWS[0] * height, RISEN_ROWS[1] * len(rows)) or rise > RISEN_ROWS[2] * height:
+        if alone.size < max(RISEN_ROWS[0] * height, RISEN_ROWS[1] * len(rows)):
+            continue
+        if len(rows) - alone[0] > RISEN_ROWS[2] * height:  # risen too high for a tile beside a lying one
             continue
         low, middle, high = np.percentile(stretch[alone], (10, 50, 90))
         if high - low <= RISEN_STEADY * middle and RISEN_WIDTH[0] <= middle / width <= RISEN_WIDTH[1]:
