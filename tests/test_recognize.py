@@ -626,6 +626,21 @@ def test_a_photo_of_bare_table_reads_no_tiles(recognize):
     assert reading.tiles == () and reading.hand == ""
 
 
+@pytest.mark.parametrize("size", [(100, 20000), (20000, 100), (24, 7000)], ids=["wide", "tall", "thinnest"])
+def test_a_long_thin_strip_reads_no_tiles(recognize, size):
+    reading = recognize(np.full(size + (3,), (40, 110, 60), np.uint8))
+    assert reading.tiles == () and reading.hand == ""
+
+
+def test_a_crop_holding_a_tile_edge_taller_than_rows_are_looked_for_in_is_read(recognize):
+    """A crop of the sample photo showing the last tile's edge and a sliver of the next: the sliver's blob,
+    far taller than wide, asked for more rows than its straightened seams have pixels (the cut search then
+    failed); a blob needing more than MAX_ROWS rows is not cut into rows."""
+    pixels = np.asarray(Image.open(ROOT / "assets" / "sample_hand.jpg").convert("RGB"))[173:226, 1891:2145]
+    reading = recognize(np.ascontiguousarray(pixels))
+    assert len(reading.tiles) <= 2
+
+
 @pytest.mark.parametrize("name", ["row_white.jpg", "row_beige_glare.jpg"])
 def test_crops_are_settled_only_in_splits_that_may_be_chosen_and_the_reading_is_the_same(monkeypatch, name):
     from vision import pipeline

@@ -77,6 +77,13 @@ def test_reduced_keeps_the_aspect_and_reports_the_scale():
     assert small.shape == (200, 1024, 3) and scale == 0.5
 
 
+def test_a_strip_longer_than_its_reduced_side_allows_keeps_a_row():
+    """Shrunk by a whole factor, a strip 200 times as long as high would have lost every row (OpenCV then
+    refused to resize nothing); the factor stops at its short side."""
+    small, scale = load(np.zeros((100, 20000, 3), np.uint8)).reduced(160)
+    assert small.shape == (1, 200, 3) and scale == 0.01
+
+
 @pytest.mark.parametrize("quarters", [1, 2, 3])
 @pytest.mark.parametrize("original", [None, (120, 80)], ids=["full", "decoded at half size"])
 def test_a_point_of_a_turned_photo_maps_back_to_the_same_place(quarters, original):

@@ -133,9 +133,10 @@ class Photo:
 def shrunk(pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
     """An image shrunk by a whole factor to at most ``long_side`` pixels (itself when it is no longer),
     and the scale (shrunk / given). A whole factor keeps OpenCV's area averaging on its fast path (the
-    last few rows and columns beyond a multiple of it are dropped)."""
+    last few rows and columns beyond a multiple of it are dropped). The factor never exceeds the short
+    side, so a long strip keeps a row (and its long side may then exceed ``long_side``)."""
     height, width = pixels.shape[:2]
-    factor = -(-max(width, height) // long_side)
+    factor = min(-(-max(width, height) // long_side), min(width, height))
     if factor == 1:
         return pixels, 1.0
     small = cv2.resize(pixels[:height // factor * factor, :width // factor * factor],

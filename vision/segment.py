@@ -366,7 +366,7 @@ def _row_bands(image: np.ndarray, box: Quad) -> list[Quad]:
     fewest = max(1, int(np.ceil(run.height * ASPECTS[0] / run.length - 0.2)))
     least_tile = max(MIN_TILE, MIN_TILE_SHARE * max(image.shape[:2]))
     most = max(fewest, min(MAX_ROWS, int(run.height // least_tile)))
-    if most == 1:
+    if most == 1 or fewest > MAX_ROWS:  # more rows than a blob is looked at for: a narrow column, no grid
         return [box]
     height = GRID_HEIGHT
     width = max(8, min(2 * GRID_HEIGHT, round(run.length * height / run.height)))
