@@ -67,6 +67,10 @@ def recognition_panel(photo: bytes, name: str) -> None:
         except ValueError as error:
             st.session_state["recognition"] = None
             st.session_state["read_error"] = f"Could not read {name}: {str(error).rstrip('.')}."
+        except Exception as error:  # a fault of the reader's, not of the photo: the page and the typed hand stay
+            st.session_state["recognition"] = None
+            st.session_state["read_error"] = (f"The tile reader failed on {name} ({type(error).__name__}: "
+                                              f"{str(error).rstrip('.')}), a fault of this app, not of the photo.")
         else:
             beyond = [i for i, tile in enumerate(result.tiles) if not tile.in_hand]  # discards, left out
             codes = [NOT_A_TILE if i in beyond else tile.tile for i, tile in enumerate(result.tiles)]

@@ -259,6 +259,42 @@ def test_an_unreadable_or_empty_photo_says_why_and_keeps_the_typed_hand(photo, m
     assert app.text_input(key="hand").value == typed
 
 
+def _page_reading_with_a_failing_reader(root: str, typed: str) -> None:
+    """The page's photo panel where the reader itself fails (a bug, not a bad photo), the hand field
+    holding `typed` (run by AppTest.from_function)."""
+    import sys
+
+    import streamlit as st
+
+    sys.path.insert(0, root)
+    import streamlit_app
+
+    vision = streamlit_app.load_vision()
+    read = vision.recognize
+
+    def failing(photo):
+        raise RuntimeError("resize failed")
+
+    st.session_state.setdefault("hand", typed)
+    vision.recognize = failing
+    try:
+        streamlit_app.recognition_panel(streamlit_app.SAMPLE_PHOTO.read_bytes(), "hand.jpg")
+    finally:
+        vision.recognize = read
+    st.text_input("Hand", key="hand")
+
+
+def test_a_reader_that_fails_says_so_and_keeps_the_typed_hand():
+    typed = "123m 456p 789s 11z 555z"
+    app = AppTest.from_function(_page_reading_with_a_failing_reader, args=(str(Path(APP).parent), typed),
+                                default_timeout=60).run()
+    assert not app.exception
+    assert [error.value for error in app.error] == [
+        "The tile reader failed on hand.jpg (RuntimeError: resize failed), a fault of this app, not of the photo. "
+        "Try another photo, or type the hand below."]
+    assert app.text_input(key="hand").value == typed
+
+
 def _jpeg(pixels) -> bytes:
     import io
 
