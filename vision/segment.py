@@ -539,24 +539,44 @@ def _short(box: Quad) -> bool:
     return run.length < SHORT_RUN * run.height
 
 
-def _same_row(a: Quad, b: Quad, rows: np.ndarray) -> bool:
+@dataclass(frozen=True)
+class _Lined:
+    """What `_same_row` needs of a run's box, worked out once per box (a photo of a whole set holds
+    hundreds, and every pair is compared): its centre, length and height, and the unit vector of its
+    own slant (None where it is `_short`)."""
+
+    centre: tuple[float, float]
+    length: float
+    height: float
+    slant: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, box: Quad) -> "_Lined":
+        run = Run(box, 0, 0)
+        slant = None if _short(box) else (np.array(box[1]) - np.array(box[0])) / max(run.length, 1e-6)
+        centre = _centre(box)
+        return cls((float(centre[0]), float(centre[1])), run.length, run.height,
+                   None if slant is None else (float(slant[0]), float(slant[1])))
+
+
+def _same_row(a: _Lined, b: _Lined, rows: tuple[float, float]) -> bool:
     """Whether the shorter run's centre lies on the longer one's row line, within half the higher
     one's height: a run cut too low (its faces found in part) still lies in its row. The line runs
     the longer run's own slant, or the way of the photo's ``rows`` (a unit vector) where that run is
     `_short` (until session 56 its own slant: a turned discard's, carried on, ran through other rows)."""
-    line, point = (a, b) if Run(a, 0, 0).length >= Run(b, 0, 0).length else (b, a)
-    run = Run(line, 0, 0)
-    along = rows if _short(line) else (np.array(line[1]) - np.array(line[0])) / max(run.length, 1e-6)
-    offset = _centre(point) - _centre(line)
-    return abs(offset[0] * along[1] - offset[1] * along[0]) < 0.5 * max(run.height, Run(point, 0, 0).height)
+    line, point = (a, b) if a.length >= b.length else (b, a)
+    along = line.slant or rows
+    dx, dy = point.centre[0] - line.centre[0], point.centre[1] - line.centre[1]
+    return abs(dx * along[1] - dy * along[0]) < 0.5 * max(line.height, point.height)
 
 
 def _rows(boxes: list[Quad], along: np.ndarray) -> list[list[int]]:
     """Indices of boxes sharing a row (running the way of ``along``), chained."""
+    lined, rows = [_Lined.of(box) for box in boxes], (float(along[0]), float(along[1]))
     label = list(range(len(boxes)))
     for i in range(len(boxes)):
         for j in range(i):
-            if _same_row(boxes[i], boxes[j], along):
+            if _same_row(lined[i], lined[j], rows):
                 merged, into = label[i], label[j]
                 label = [into if value == merged else value for value in label]
     return [[i for i in range(len(boxes)) if label[i] == value] for value in sorted(set(label))]
